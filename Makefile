@@ -1,0 +1,43 @@
+# Two commands do everything on a fresh machine with Python 3.11, make and apt-get:
+#   make run    set up, migrate and serve on 0.0.0.0:8000 (SQLite under data/)
+#   make test   set up, install Chromium if missing, lint and run every test
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 0.0.0.0
+PORT ?= 8000
+
+.PHONY: run test lint bench simulate clean chromium
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null && \
+		$(PYTHON) -m venv $(VENV); }
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	@mkdir -p data
+	$(BIN)/pecet serve --host $(HOST) --port $(PORT)
+
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) chromium lint
+	$(BIN)/pytest -q
+
+bench: $(STAMP)
+	@for script in bench/*.py; do $(BIN)/python $$script; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -1,0 +1,1 @@
+"""Pečeť's web application: rooms, seats, orders, websockets and pages (thin over ``engine``)."""

@@ -1,0 +1,191 @@
+"""The room API (JSON). Clients and bots rely on this contract; keep it exact."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Header, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rooms import RoomService, Unauthorized
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+GameId = Literal["hidden_leaders", "legions", "heirs"]
+
+
+class CreateRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: GameId
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class RoomCreated(BaseModel):
+    code: str = Field(description="4 upper-case letters; accepted in any case everywhere.")
+    host_token: str = Field(description="Send as `Authorization: Bearer` for host actions.")
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200, description="1–24 characters after trimming.")
+    lang: Literal["en", "cs"] = "en"
+
+
+class Joined(BaseModel):
+    seat: int
+    token: str = Field(description="The seat's secret: `Authorization: Bearer` and the websocket.")
+
+
+class AddBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    style: str | None = None
+
+
+class BotAdded(BaseModel):
+    seat: int
+
+
+class MoveSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: int = Field(ge=0, description="The new seat number; the others shift to make room.")
+
+
+class Ok(BaseModel):
+    ok: bool = True
+
+
+class Accepted(BaseModel):
+    accepted: bool = True
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    name: str
+    bot: bool
+
+
+class RoomView(BaseModel):
+    """The board's public view of a room."""
+
+    model_config = ConfigDict(extra="allow")
+    code: str
+    game: str
+    game_name: str
+    status: Literal["lobby", "playing", "finished"]
+    seats: list[SeatPublic]
+    match: int | None = Field(description="The number of the current game in this room.")
+    version: int | None = Field(description="How many orders this game has applied so far.")
+    to_act: list[int] = Field(description="Seats the game waits for (never what they chose).")
+    outcome: dict[str, Any] | None
+    ready: list[int] = Field(description="Seats ready for the next game, once one is over.")
+    view: dict[str, Any] | None = Field(description="The game's public view (the board's).")
+    events: list[dict[str, Any]] = Field(description="Public events of the newest resolution.")
+
+
+class SeatView(RoomView):
+    """One seat's private view: its own secrets, never another seat's."""
+
+    you: dict[str, Any]
+    prompt: dict[str, Any] | None = Field(
+        description="What this seat must decide; null if nothing."
+    )
+
+
+def service_of(request: Request) -> RoomService:
+    service: RoomService = request.app.state.rooms
+    return service
+
+
+Service = Annotated[RoomService, Depends(service_of)]
+
+
+def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+Token = Annotated[str | None, Depends(bearer)]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Token missing"},
+    403: {"description": "Not the host"},
+    404: {"description": "No such room"},
+    409: {"description": "Conflict: name taken, room full, already started, not your turn"},
+    422: {"description": 'Invalid body, or an illegal order: `{"detail": "..."}`'},
+}
+
+
+@router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+async def create_room(body: CreateRoom, rooms: Service) -> RoomCreated:
+    """Open a room in the lobby for one game. Unknown or not-yet-built games answer 422."""
+    code, host_token = await rooms.create_room(body.game, body.options)
+    return RoomCreated(code=code, host_token=host_token)
+
+
+@router.get("/rooms/{code}", responses=ERRORS)
+async def get_room(code: str, rooms: Service) -> RoomView:
+    """The board's public view: seats, status, the game's public view and outcome."""
+    live = await rooms.room(code)
+    return RoomView.model_validate(rooms.board_payload(live))
+
+
+@router.post("/rooms/{code}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+async def join_room(code: str, body: Join, rooms: Service) -> Joined:
+    """Take a seat by name (409 if the name is taken, the room is full or started)."""
+    seat, token = await rooms.join(code, body.name, body.lang)
+    return Joined(seat=seat, token=token)
+
+
+@router.get("/rooms/{code}/me", responses=ERRORS)
+async def my_view(code: str, rooms: Service, token: Token) -> SeatView:
+    """The seat's private view with its prompt (null when it has nothing to decide)."""
+    live = await rooms.room(code)
+    seat = live.seat_by_token(token)
+    if seat is None:
+        raise Unauthorized("This seat's token is missing or not valid here.", code="bad_token")
+    return SeatView.model_validate(rooms.seat_payload(live, seat))
+
+
+@router.post("/rooms/{code}/orders", status_code=status.HTTP_202_ACCEPTED, responses=ERRORS)
+async def submit_order(code: str, order: dict[str, Any], rooms: Service, token: Token) -> Accepted:
+    """Submit the seat's order; it is stored before the answer comes. 409 when it is not
+    this seat's turn; 422 with a readable `detail` when the rules refuse it."""
+    await rooms.submit(code, token, order)
+    return Accepted()
+
+
+@router.post("/rooms/{code}/ready", responses=ERRORS)
+async def ready_for_next(code: str, rooms: Service, token: Token) -> Ok:
+    """After a game ends: this seat is ready for the next one (the host token starts it)."""
+    await rooms.play_again(code, token)
+    return Ok()
+
+
+@router.post("/rooms/{code}/bots", status_code=status.HTTP_201_CREATED, responses=ERRORS)
+async def add_bot(code: str, rooms: Service, token: Token, body: AddBot | None = None) -> BotAdded:
+    """Host: fill the next seat with a bot."""
+    seat = await rooms.add_bot(code, token, body.style if body else None)
+    return BotAdded(seat=seat)
+
+
+@router.post("/rooms/{code}/start", responses=ERRORS)
+async def start_game(code: str, rooms: Service, token: Token) -> Ok:
+    """Host: start the game with the seats as they are."""
+    await rooms.start(code, token)
+    return Ok()
+
+
+@router.delete("/rooms/{code}/seats/{seat}", responses=ERRORS)
+async def kick_seat(code: str, seat: int, rooms: Service, token: Token) -> Ok:
+    """Host: free a seat in the lobby; during a game a bot takes the seat over."""
+    await rooms.kick(code, token, seat)
+    return Ok()
+
+
+@router.post("/rooms/{code}/seats/{seat}/move", responses=ERRORS)
+async def move_seat(code: str, seat: int, body: MoveSeat, rooms: Service, token: Token) -> Ok:
+    """Host: move a seat so that the seat order matches the table clockwise (lobby only)."""
+    await rooms.move_seat(code, token, seat, body.to)
+    return Ok()

@@ -1,0 +1,67 @@
+"""The ``pecet`` command: ``pecet serve`` and ``pecet simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from app.config import Settings
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pecet", description="Pečeť game server.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the server (phones join over the LAN)")
+    serve.add_argument("--host", help="address to listen on (default 0.0.0.0, or PECET_HOST)")
+    serve.add_argument("--port", type=int, help="port (default 8000, or PECET_PORT)")
+    serve.add_argument("--log-level", default="info")
+
+    simulate = commands.add_parser("simulate", help="bots against bots: win rates and speed")
+    simulate.add_argument("game")
+    simulate.add_argument("--players", type=int, default=None)
+    simulate.add_argument("--games", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    from app.simulate import run_cli
+
+    return run_cli(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.lan import join_base_url
+    from app.main import create_app
+
+    settings = Settings.from_env()
+    host = args.host or settings.host
+    port = args.port or settings.port
+    settings = Settings(
+        database_url=settings.database_url,
+        host=host,
+        port=port,
+        public_url=settings.public_url,
+        bot_delay=settings.bot_delay,
+    )
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    print(f"Pečeť: open {join_base_url(settings)} on the TV; phones join from the same Wi-Fi.")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=args.log_level,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+"""Settings, read once from the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+DEFAULT_DATA_DIR = PROJECT_DIR / "data"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str
+    host: str = "0.0.0.0"
+    port: int = 8000
+    public_url: str | None = None
+    """Base URL printed in QR codes; by default built from the machine's LAN address."""
+    bot_delay: float = 1.0
+    """Seconds a bot waits before it plays, so a room can follow its moves."""
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        data_dir = Path(os.environ.get("PECET_DATA_DIR", DEFAULT_DATA_DIR))
+        database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{data_dir / 'pecet.sqlite3'}"
+        return cls(
+            database_url=database_url,
+            host=os.environ.get("PECET_HOST", "0.0.0.0"),
+            port=int(os.environ.get("PECET_PORT", "8000")),
+            public_url=os.environ.get("PECET_PUBLIC_URL") or None,
+            bot_delay=float(os.environ.get("PECET_BOT_DELAY", "1.0")),
+        )

@@ -1,0 +1,112 @@
+"""Websocket connections of every room: phones by seat, boards; each gets only its own view."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from app.rooms import LiveRoom, RoomService
+from engine.core import JSON
+
+log = logging.getLogger("pecet.hub")
+
+POLICY_VIOLATION = 1008
+
+ERROR_TEXTS = {"kicked": "This seat was handed to a bot. Join again to play."}
+
+HtmlRenderer = Callable[[LiveRoom, JSON, "Connection"], str]
+"""Renders a payload (already a view) as the HTML fragment a page swaps in."""
+
+
+@dataclass(eq=False)
+class Connection:
+    websocket: WebSocket
+    code: str
+    token: str | None = None
+    """The seat's token; ``None`` for a board."""
+    format: str = "json"
+    lang: str = "en"
+    host: bool = False
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def is_board(self) -> bool:
+        return self.token is None
+
+
+class Hub:
+    def __init__(self, service: RoomService, render_html: HtmlRenderer | None = None) -> None:
+        self.service = service
+        self.render_html = render_html
+        self._rooms: dict[str, set[Connection]] = {}
+        service.add_listener(self.broadcast)
+
+    def connect(self, connection: Connection) -> None:
+        self._rooms.setdefault(connection.code, set()).add(connection)
+
+    def disconnect(self, connection: Connection) -> None:
+        connections = self._rooms.get(connection.code)
+        if connections is not None:
+            connections.discard(connection)
+            if not connections:
+                del self._rooms[connection.code]
+
+    def count(self, code: str) -> int:
+        return len(self._rooms.get(code, ()))
+
+    def payload_for(self, live: LiveRoom, connection: Connection) -> JSON | None:
+        """The view this connection may see, or ``None`` if its seat is gone."""
+        if connection.is_board:
+            return self.service.board_payload(live)
+        seat = live.seat_by_token(connection.token)
+        if seat is None:
+            return None
+        return self.service.seat_payload(live, seat)
+
+    async def send_view(self, live: LiveRoom, connection: Connection) -> None:
+        # The payload is built under the connection's send lock, so two broadcasts racing
+        # each other can never deliver an older view after a newer one.
+        async with connection.send_lock:
+            payload = self.payload_for(live, connection)
+            if payload is None:
+                await self._send(connection, self._error_text(live, connection, "kicked"))
+                with contextlib.suppress(Exception):
+                    await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
+                self.disconnect(connection)
+                return
+            if connection.format == "html" and self.render_html is not None:
+                await self._send(connection, self.render_html(live, payload, connection))
+            else:
+                await self._send(connection, json.dumps({"type": "view", **payload}))
+
+    async def send_error(
+        self, live: LiveRoom, connection: Connection, code: str, detail: str | None = None
+    ) -> None:
+        async with connection.send_lock:
+            await self._send(connection, self._error_text(live, connection, code, detail))
+
+    def _error_text(
+        self, live: LiveRoom, connection: Connection, code: str, detail: str | None = None
+    ) -> str:
+        error = {"type": "error", "code": code, "detail": detail or ERROR_TEXTS.get(code, code)}
+        if connection.format == "html" and self.render_html is not None:
+            return self.render_html(live, error, connection)
+        return json.dumps(error)
+
+    async def _send(self, connection: Connection, text: str) -> None:
+        if connection.websocket.application_state != WebSocketState.CONNECTED:
+            return
+        try:
+            await connection.websocket.send_text(text)
+        except Exception:  # a phone that went to sleep mid-send; it resyncs on reconnect
+            self.disconnect(connection)
+
+    async def broadcast(self, live: LiveRoom) -> None:
+        connections = list(self._rooms.get(live.code, ()))
+        await asyncio.gather(*(self.send_view(live, c) for c in connections))

@@ -1,0 +1,72 @@
+"""The FastAPI application: wiring only (routes are thin, the room service does the work)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from app import api, pages, ws
+from app.config import PROJECT_DIR, Settings
+from app.db import make_engine, upgrade
+from app.hub import Hub
+from app.rooms import RoomError, RoomService
+
+log = logging.getLogger("pecet")
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        upgrade(settings.database_url)
+        db = make_engine(settings.database_url)
+        rooms = RoomService(db, bot_delay=settings.bot_delay)
+        app.state.settings = settings
+        app.state.rooms = rooms
+        app.state.hub = Hub(rooms, render_html=pages.render_fragment)
+        app.state.translate_form = pages.translate_form
+        await rooms.recover()
+        try:
+            yield
+        finally:
+            await rooms.close()
+            db.dispose()
+
+    app = FastAPI(
+        title="Pečeť",
+        summary="Phones seal secret orders; a TV shows the board.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(RoomError)
+    async def room_error(_request: Request, error: RoomError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail, "code": error.code}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in error.errors()
+        ]
+        detail = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
+        return JSONResponse(
+            {"detail": detail or "Invalid request.", "errors": problems}, status_code=422
+        )
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
+    return app

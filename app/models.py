@@ -1,0 +1,91 @@
+"""Tables. The order log is the record of a match; its snapshot makes loading fast."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Room(SQLModel, table=True):
+    """A table of people, found by its short code. It hosts one match after another."""
+
+    __table_args__ = (Index("ix_room_code_status", "code", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(max_length=8)
+    game: str = Field(max_length=32)
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    status: str = Field(default="lobby", max_length=16)
+    """lobby, playing, finished, or closed (a closed room's code may be given out again)."""
+    host_token_hash: str = Field(max_length=64)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    """A player's place at the table. ``position`` is the seat number the engine uses."""
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "name_key", name="uq_seat_room_name"),
+        UniqueConstraint("token_hash", name="uq_seat_token"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    position: int
+    name: str = Field(max_length=24)
+    name_key: str = Field(max_length=24)
+    """The name folded for comparison, so 'Ema' and 'ema ' are the same player."""
+    token_hash: str = Field(max_length=64)
+    is_bot: bool = False
+    bot_style: str | None = Field(default=None, max_length=32)
+    lang: str = Field(default="en", max_length=8)
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class Match(SQLModel, table=True):
+    """One game played in a room, with the snapshot of its newest state."""
+
+    __table_args__ = (UniqueConstraint("room_id", "number", name="uq_match_room_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    number: int
+    seed: int
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seats: int
+    status: str = Field(default="playing", max_length=16)
+    """playing or finished."""
+    outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    version: int = 0
+    """How many orders of the log are applied in ``state``."""
+    state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    recent_events: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    """The events of the newest resolution, each with its audience (views filter them)."""
+    ready_seats: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """Seats that tapped Ready for the next game after this one finished."""
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class OrderLog(SQLModel, table=True):
+    """Every accepted order, in the order the engine applied it."""
+
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="uq_order_match_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seq: int
+    seat: int
+    by_bot: bool = False
+    order: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)

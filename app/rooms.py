@@ -1,0 +1,686 @@
+"""The room service: the one place that changes a room or a match.
+
+Every change runs under the room's lock: load, call the engine, write the order log and the
+new snapshot in one transaction, and only then acknowledge and broadcast. The app never sends
+raw state anywhere: payloads are built from ``rules.view`` and ``rules.prompt`` alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.models import Match, OrderLog, Room, Seat, utcnow
+from engine.core import JSON, Event, GameRules, IllegalOrder, NotYourTurn, events_for
+from engine.registry import KNOWN_GAMES, available_games, get_rules
+
+log = logging.getLogger("pecet.rooms")
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Upper-case letters without I and O, which read as 1 and 0 on a small screen."""
+CODE_LENGTH = 4
+NAME_MAX = 24
+IDLE_ROOM_LIFETIME = timedelta(hours=12)
+OPEN_STATUSES = ("lobby", "playing", "finished")
+
+
+class RoomError(Exception):
+    """A request the room refuses; ``status`` is the HTTP status the API answers with."""
+
+    status = 400
+
+    def __init__(self, detail: str, code: str = "error") -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.code = code
+
+
+class RoomNotFound(RoomError):
+    status = 404
+
+
+class Conflict(RoomError):
+    status = 409
+
+
+class Invalid(RoomError):
+    status = 422
+
+
+class Unauthorized(RoomError):
+    status = 401
+
+
+class Forbidden(RoomError):
+    status = 403
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def normalize_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def clean_name(name: str) -> str:
+    """A name as shown: trimmed, inner runs of spaces folded."""
+    return " ".join(name.split())
+
+
+def name_key(name: str) -> str:
+    return clean_name(name).casefold()
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    position: int
+    name: str
+    is_bot: bool
+    bot_style: str | None
+    lang: str
+    token_hash: str
+    row_id: int
+
+    def public(self) -> JSON:
+        return {"seat": self.position, "name": self.name, "bot": self.is_bot}
+
+
+@dataclass(slots=True)
+class LiveMatch:
+    row_id: int
+    number: int
+    seed: int
+    options: dict[str, Any]
+    state: Any
+    version: int
+    status: str
+    outcome: JSON | None
+    recent_events: list[Event]
+    ready_seats: list[int]
+
+
+@dataclass(slots=True)
+class LiveRoom:
+    """The in-memory mirror of one room; the database row is the truth it was loaded from."""
+
+    row_id: int
+    code: str
+    game: str
+    rules: GameRules
+    options: dict[str, Any]
+    status: str
+    host_token_hash: str
+    seats: list[SeatInfo]
+    match: LiveMatch | None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+
+    def seat_by_token(self, token: str | None) -> SeatInfo | None:
+        if not token:
+            return None
+        wanted = hash_token(token)
+        return next((s for s in self.seats if secrets.compare_digest(s.token_hash, wanted)), None)
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and secrets.compare_digest(self.host_token_hash, hash_token(token or ""))
+
+    def to_act(self) -> list[int]:
+        """Seats that have something to decide now (public: the board shows who it waits for)."""
+        if self.match is None or self.match.status != "playing":
+            return []
+        return [
+            s.position
+            for s in self.seats
+            if self.rules.prompt(self.match.state, s.position) is not None
+        ]
+
+
+Listener = Callable[[LiveRoom], Awaitable[None]]
+
+
+class RoomService:
+    """Creates rooms, seats players, applies orders; tells ``listener`` after every change."""
+
+    def __init__(self, db: Engine, bot_delay: float = 1.0) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self._rooms: dict[str, LiveRoom] = {}
+        self._listeners: list[Listener] = []
+        self._load_lock = asyncio.Lock()
+        self._closing = False
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    # ---------------------------------------------------------------- loading
+
+    async def room(self, code: str) -> LiveRoom:
+        """The open room with this code (any case); ``RoomNotFound`` otherwise."""
+        code = normalize_code(code)
+        live = self._rooms.get(code)
+        if live is not None:
+            return live
+        async with self._load_lock:
+            live = self._rooms.get(code)
+            if live is None:
+                live = self._load(code)
+                self._rooms[code] = live
+        return live
+
+    def _load(self, code: str) -> LiveRoom:
+        with Session(self.db) as session:
+            room = session.exec(
+                select(Room)
+                .where(Room.code == code, col(Room.status).in_(OPEN_STATUSES))
+                .order_by(col(Room.id).desc())
+            ).first()
+            if room is None or not _valid_code(code):
+                raise RoomNotFound(f"There is no room {code}. Check the code on the board.")
+            assert room.id is not None
+            seats = session.exec(
+                select(Seat).where(Seat.room_id == room.id).order_by(col(Seat.position))
+            ).all()
+            match = session.exec(
+                select(Match).where(Match.room_id == room.id).order_by(col(Match.number).desc())
+            ).first()
+            rules = get_rules(room.game)
+            return LiveRoom(
+                row_id=room.id,
+                code=room.code,
+                game=room.game,
+                rules=rules,
+                options=dict(room.options),
+                status=room.status,
+                host_token_hash=room.host_token_hash,
+                seats=[_seat_info(s) for s in seats],
+                match=None if match is None else _live_match(rules, match),
+            )
+
+    async def recover(self) -> None:
+        """After a start: wake the bots of every room that was being played."""
+        with Session(self.db) as session:
+            codes = session.exec(select(Room.code).where(Room.status == "playing")).all()
+        for code in codes:
+            with contextlib.suppress(RoomNotFound):
+                self._schedule_bots(await self.room(code))
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [r.bot_task for r in self._rooms.values() if r.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ---------------------------------------------------------------- lobby
+
+    async def create_room(
+        self, game: str, options: Mapping[str, Any] | None = None
+    ) -> tuple[str, str]:
+        """A new room in the lobby. Returns its code and the host's secret token."""
+        if game not in KNOWN_GAMES:
+            raise Invalid(f"Unknown game {game!r}. Choose one of: {', '.join(KNOWN_GAMES)}.")
+        if game not in available_games():
+            raise Invalid(f"{game} is not playable on this server yet.", code="game_not_built")
+        options = dict(options or {})
+        rules = get_rules(game)
+        try:  # options are checked now, not when the host presses Start
+            rules.setup(rules.info.min_players, 0, options)
+        except (ValueError, TypeError, KeyError) as error:
+            raise Invalid(f"Bad options for {game}: {error}", code="bad_options") from error
+        host_token = secrets.token_urlsafe(24)
+        with Session(self.db) as session:
+            self._close_idle_rooms(session)
+            taken = set(
+                session.exec(select(Room.code).where(col(Room.status).in_(OPEN_STATUSES))).all()
+            )
+            code = _new_code(taken)
+            session.add(
+                Room(code=code, game=game, options=options, host_token_hash=hash_token(host_token))
+            )
+            session.commit()
+        self._rooms.pop(code, None)
+        return code, host_token
+
+    def _close_idle_rooms(self, session: Session) -> None:
+        cutoff = utcnow() - IDLE_ROOM_LIFETIME
+        idle = session.exec(
+            select(Room).where(col(Room.status).in_(OPEN_STATUSES), Room.updated_at < cutoff)
+        ).all()
+        for room in idle:
+            room.status = "closed"
+            session.add(room)
+            self._rooms.pop(room.code, None)
+
+    async def join(self, code: str, name: str, lang: str = "en") -> tuple[int, str]:
+        """Seat a player by name. Returns the seat number and the player's secret token."""
+        shown = clean_name(name)
+        if not shown:
+            raise Invalid("Please enter your name.", code="name_empty")
+        if len(shown) > NAME_MAX:
+            raise Invalid(f"Names are at most {NAME_MAX} characters.", code="name_too_long")
+        live = await self.room(code)
+        async with live.lock:
+            return self._add_seat(live, shown, is_bot=False, bot_style=None, lang=lang)
+
+    async def add_bot(self, code: str, host_token: str | None, style: str | None = None) -> int:
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        styles = live.rules.info.bot_styles
+        style = style or styles[0]
+        if style not in styles:
+            raise Invalid(f"Unknown bot style {style!r}. Choose one of: {', '.join(styles)}.")
+        async with live.lock:
+            taken = {s.name for s in live.seats}
+            number = 1
+            while f"Bot {number}" in taken:
+                number += 1
+            seat, _token = self._add_seat(live, f"Bot {number}", is_bot=True, bot_style=style)
+            return seat
+
+    def _add_seat(
+        self, live: LiveRoom, name: str, *, is_bot: bool, bot_style: str | None, lang: str = "en"
+    ) -> tuple[int, str]:
+        if live.status != "lobby":
+            raise Conflict("This game has already started.", code="started")
+        if len(live.seats) >= live.rules.info.max_players:
+            raise Conflict("This room is full.", code="full")
+        key = name_key(name)
+        if any(name_key(s.name) == key for s in live.seats):
+            raise Conflict(
+                f"The name {name} is taken in this room. Pick another.", code="name_taken"
+            )
+        token = secrets.token_urlsafe(24)
+        seat = Seat(
+            room_id=live.row_id,
+            position=len(live.seats),
+            name=name,
+            name_key=key,
+            token_hash=hash_token(token),
+            is_bot=is_bot,
+            bot_style=bot_style,
+            lang=lang if lang in ("en", "cs") else "en",
+        )
+        with Session(self.db) as session:
+            session.add(seat)
+            self._touch(session, live)
+            session.commit()
+            session.refresh(seat)
+        live.seats.append(_seat_info(seat))
+        self._changed(live)
+        return seat.position, token
+
+    async def kick(self, code: str, host_token: str | None, position: int) -> None:
+        """In the lobby the seat is freed; during a game a bot takes it over."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            target = self._seat_at(live, position)
+            with Session(self.db) as session:
+                row = session.get(Seat, target.row_id)
+                assert row is not None
+                if live.status == "lobby":
+                    session.delete(row)
+                    remaining = [s for s in live.seats if s.position != position]
+                    self._renumber(session, remaining)
+                    live.seats = remaining
+                else:
+                    row.is_bot = True
+                    row.bot_style = row.bot_style or live.rules.info.bot_styles[0]
+                    row.token_hash = hash_token(secrets.token_urlsafe(24))  # the phone is out
+                    session.add(row)
+                    target.is_bot, target.bot_style = True, row.bot_style
+                    target.token_hash = row.token_hash
+                self._touch(session, live)
+                session.commit()
+            self._changed(live)
+
+    async def move_seat(self, code: str, host_token: str | None, position: int, to: int) -> None:
+        """Move a seat so that the seat order matches the table clockwise (lobby only)."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            if live.status != "lobby":
+                raise Conflict("Seats can only be moved before the game starts.", code="started")
+            target = self._seat_at(live, position)
+            if not 0 <= to < len(live.seats):
+                raise Invalid(f"There is no seat {to}.", code="no_seat")
+            order = [s for s in live.seats if s is not target]
+            order.insert(to, target)
+            with Session(self.db) as session:
+                self._renumber(session, order)
+                self._touch(session, live)
+                session.commit()
+            live.seats = order
+            self._changed(live)
+
+    def _renumber(self, session: Session, seats: list[SeatInfo]) -> None:
+        # Two passes so the positions never collide half-way (no unique index today, but cheap).
+        for index, seat in enumerate(seats):
+            row = session.get(Seat, seat.row_id)
+            assert row is not None
+            row.position = index
+            session.add(row)
+            seat.position = index
+
+    async def start(self, code: str, host_token: str | None) -> None:
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            if live.status != "lobby":
+                raise Conflict("This game has already started.", code="started")
+            info = live.rules.info
+            if len(live.seats) < info.min_players:
+                raise Conflict(
+                    f"{info.name} needs at least {info.min_players} players; "
+                    f"{len(live.seats)} joined so far.",
+                    code="too_few_players",
+                )
+            self._start_match(live, dict(live.options))
+
+    async def play_again(self, code: str, token: str | None) -> None:
+        """A seat taps Ready (or the host forces it): the next game starts once all are ready.
+
+        L7.3: after a drawn Hidden Leaders Duel both phones tap Ready; L2.4: the player who
+        went second goes first in the next game.
+        """
+        live = await self.room(code)
+        async with live.lock:
+            match = live.match
+            if match is None or match.status != "finished":
+                raise Conflict("The game is not over yet.", code="not_finished")
+            if live.is_host(token):
+                ready = {s.position for s in live.seats}
+            else:
+                seat = live.seat_by_token(token)
+                if seat is None:
+                    raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+                ready = set(match.ready_seats) | {seat.position}
+            ready |= {s.position for s in live.seats if s.is_bot}
+            match.ready_seats = sorted(ready)
+            if len(ready) < len(live.seats):
+                with Session(self.db) as session:
+                    row = session.get(Match, match.row_id)
+                    assert row is not None
+                    row.ready_seats = match.ready_seats
+                    session.add(row)
+                    session.commit()
+                self._changed(live)
+                return
+            options = dict(live.options)
+            first = (match.outcome or {}).get("first_player")
+            if isinstance(first, int):
+                options["first_player"] = (first + 1) % len(live.seats)
+            self._start_match(live, options)
+
+    def _start_match(self, live: LiveRoom, options: dict[str, Any]) -> None:
+        seed = secrets.randbits(62)
+        number = 1 if live.match is None else live.match.number + 1
+        state = live.rules.setup(len(live.seats), seed, options)
+        row = Match(
+            room_id=live.row_id,
+            number=number,
+            seed=seed,
+            options=options,
+            seats=len(live.seats),
+            state=live.rules.to_json(state),
+        )
+        with Session(self.db) as session:
+            session.add(row)
+            room = session.get(Room, live.row_id)
+            assert room is not None
+            room.status = "playing"
+            room.updated_at = utcnow()
+            session.add(room)
+            session.commit()
+            session.refresh(row)
+        assert row.id is not None
+        live.status = "playing"
+        live.match = LiveMatch(
+            row_id=row.id,
+            number=number,
+            seed=seed,
+            options=options,
+            state=state,
+            version=0,
+            status="playing",
+            outcome=None,
+            recent_events=[],
+            ready_seats=[],
+        )
+        self._changed(live)
+
+    # ---------------------------------------------------------------- orders
+
+    async def submit(self, code: str, token: str | None, order: Any) -> None:
+        """Apply a seat's order. Committed to the database before this returns."""
+        live = await self.room(code)
+        async with live.lock:
+            seat = live.seat_by_token(token)
+            if seat is None:
+                raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+            self._apply(live, seat, order)
+
+    def _apply(self, live: LiveRoom, seat: SeatInfo, order: Any) -> None:
+        match = live.match
+        if match is None or match.status != "playing":
+            raise Conflict("There is no game running in this room.", code="not_playing")
+        if not isinstance(order, Mapping):
+            raise Invalid("An order must be a JSON object.", code="malformed")
+        rules = live.rules
+        try:
+            state = rules.submit(match.state, seat.position, order)
+        except NotYourTurn as refusal:
+            raise Conflict(refusal.message, code=refusal.code) from refusal
+        except IllegalOrder as refusal:
+            raise Invalid(refusal.message, code=refusal.code) from refusal
+        events: list[Event] = []
+        while rules.ready(state) and rules.outcome(state) is None:
+            state, new_events = rules.resolve(state)
+            events.extend(new_events)
+        outcome = rules.outcome(state)
+        with Session(self.db) as session:
+            session.add(
+                OrderLog(
+                    match_id=match.row_id,
+                    seq=match.version + 1,
+                    seat=seat.position,
+                    by_bot=seat.is_bot,
+                    order=dict(order),
+                )
+            )
+            row = session.get(Match, match.row_id)
+            assert row is not None
+            row.state = rules.to_json(state)
+            row.version = match.version + 1
+            row.updated_at = utcnow()
+            if events:
+                row.recent_events = [e.to_json() for e in events]
+            if outcome is not None:
+                row.status, row.outcome = "finished", outcome
+            session.add(row)
+            self._touch(session, live, status="finished" if outcome is not None else None)
+            session.commit()
+        match.state, match.version = state, match.version + 1
+        if events:
+            match.recent_events = events
+        if outcome is not None:
+            match.status, match.outcome = "finished", outcome
+            live.status = "finished"
+        self._changed(live)
+
+    # ---------------------------------------------------------------- bots
+
+    def _schedule_bots(self, live: LiveRoom) -> None:
+        if self._closing or live.bot_task is not None:
+            return
+        bots = {s.position for s in live.seats if s.is_bot}
+        if bots & set(live.to_act()):
+            live.bot_task = asyncio.get_running_loop().create_task(self._drive_bots(live))
+
+    async def _drive_bots(self, live: LiveRoom) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.bot_delay)
+                async with live.lock:
+                    waiting = [
+                        s for s in live.seats if s.is_bot and s.position in set(live.to_act())
+                    ]
+                    if not waiting:
+                        return
+                    for seat in waiting:
+                        match = live.match
+                        assert match is not None
+                        if live.rules.prompt(match.state, seat.position) is None:
+                            continue
+                        order = live.rules.bot_order(
+                            match.state, seat.position, seat.bot_style or "default"
+                        )
+                        self._apply(live, seat, order)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot must never take the server down; the room stays as it was
+            log.exception("bot failed in room %s", live.code)
+        finally:
+            live.bot_task = None
+            if not self._closing:
+                # Something may have become due while this task was finishing.
+                bots = {s.position for s in live.seats if s.is_bot}
+                if bots & set(live.to_act()) and live.match and live.match.status == "playing":
+                    self._schedule_bots(live)
+
+    # ---------------------------------------------------------------- views
+
+    def board_payload(self, live: LiveRoom) -> JSON:
+        """The board's view of the room: public information only."""
+        payload = self._room_payload(live)
+        match = live.match
+        payload["view"] = None if match is None else live.rules.view(match.state, None)
+        payload["events"] = [] if match is None else events_for(match.recent_events, None)
+        return payload
+
+    def seat_payload(self, live: LiveRoom, seat: SeatInfo) -> JSON:
+        """One seat's private view of the room, with what it must decide now."""
+        payload = self._room_payload(live)
+        match = live.match
+        payload["you"] = {"seat": seat.position, "name": seat.name, "lang": seat.lang}
+        if match is None:
+            payload["view"], payload["prompt"], payload["events"] = None, None, []
+        else:
+            payload["view"] = live.rules.view(match.state, seat.position)
+            payload["prompt"] = live.rules.prompt(match.state, seat.position)
+            payload["events"] = events_for(match.recent_events, seat.position)
+        return payload
+
+    def _room_payload(self, live: LiveRoom) -> JSON:
+        match = live.match
+        info = live.rules.info
+        return {
+            "code": live.code,
+            "game": live.game,
+            "game_name": info.name,
+            "min_players": info.min_players,
+            "max_players": info.max_players,
+            "status": live.status,
+            "seats": [s.public() for s in live.seats],
+            "match": None if match is None else match.number,
+            "version": None if match is None else match.version,
+            "to_act": live.to_act(),
+            "outcome": None if match is None else match.outcome,
+            "ready": [] if match is None else match.ready_seats,
+        }
+
+    async def set_language(self, code: str, token: str | None, lang: str) -> None:
+        live = await self.room(code)
+        seat = live.seat_by_token(token)
+        if seat is None:
+            raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+        if lang not in ("en", "cs"):
+            raise Invalid("Languages: en, cs.", code="bad_lang")
+        with Session(self.db) as session:
+            row = session.get(Seat, seat.row_id)
+            assert row is not None
+            row.lang = lang
+            session.add(row)
+            session.commit()
+        seat.lang = lang
+
+    # ---------------------------------------------------------------- helpers
+
+    def _require_host(self, live: LiveRoom, token: str | None) -> None:
+        if not token:
+            raise Unauthorized("Only the host can do this; the host token is missing.")
+        if not live.is_host(token):
+            raise Forbidden("Only the host can do this.", code="not_host")
+
+    def _seat_at(self, live: LiveRoom, position: int) -> SeatInfo:
+        for seat in live.seats:
+            if seat.position == position:
+                return seat
+        raise RoomNotFound(f"There is no seat {position} in this room.", code="no_seat")
+
+    def _touch(self, session: Session, live: LiveRoom, status: str | None = None) -> None:
+        room = session.get(Room, live.row_id)
+        assert room is not None
+        room.updated_at = utcnow()
+        if status is not None:
+            room.status = status
+        session.add(room)
+
+    def _changed(self, live: LiveRoom) -> None:
+        """Tell the listeners (the hub) and wake the bots."""
+        for listener in self._listeners:
+            asyncio.get_running_loop().create_task(listener(live))
+        self._schedule_bots(live)
+
+
+def _valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+def _new_code(taken: set[str]) -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code not in taken:
+            return code
+
+
+def _seat_info(seat: Seat) -> SeatInfo:
+    assert seat.id is not None
+    return SeatInfo(
+        position=seat.position,
+        name=seat.name,
+        is_bot=seat.is_bot,
+        bot_style=seat.bot_style,
+        lang=seat.lang,
+        token_hash=seat.token_hash,
+        row_id=seat.id,
+    )
+
+
+def _live_match(rules: GameRules, match: Match) -> LiveMatch:
+    assert match.id is not None
+    return LiveMatch(
+        row_id=match.id,
+        number=match.number,
+        seed=match.seed,
+        options=dict(match.options),
+        state=rules.from_json(match.state),
+        version=match.version,
+        status=match.status,
+        outcome=match.outcome,
+        recent_events=[Event.from_json(e) for e in match.recent_events],
+        ready_seats=list(match.ready_seats),
+    )

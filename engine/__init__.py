@@ -1,0 +1,1 @@
+"""Pure, deterministic rules of the games Pečeť hosts (see ``engine/core.py``)."""

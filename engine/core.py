@@ -1,0 +1,244 @@
+"""The small protocol every Pečeť game implements.
+
+A game is a module-level object satisfying :class:`GameRules`. The app never looks inside a
+game's state: it calls these functions, stores ``to_json(state)`` and sends only what ``view``
+returns. Everything here is pure: no I/O, no clock, no global ``random``. All chance comes
+from :class:`Rng`, whose state is a plain integer kept inside the game state, so the same
+seed and the same orders always give the same game.
+
+The life of a match, as the app drives it::
+
+    state = rules.setup(seats, seed, options)
+    while rules.outcome(state) is None:
+        for seat in seats with rules.prompt(state, seat) is not None:
+            state = rules.submit(state, seat, order)      # may raise IllegalOrder
+        if rules.ready(state):
+            state, events = rules.resolve(state)
+
+A sequential game (Hidden Leaders Duel) is ready after its single active seat submits; a
+game of sealed orders (Heirs of the Axis) is ready once every living seat has sealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+JSON = dict[str, Any]
+"""A JSON object: what orders, prompts, views, events and saved states are made of."""
+
+State = Any
+"""A game's own state type. Plain data; ``to_json``/``from_json`` round-trip it exactly."""
+
+T = TypeVar("T")
+
+
+class IllegalOrder(Exception):  # noqa: N818 - the rules' own word for it
+    """An order the rules refuse. ``message`` is shown to the player as it is.
+
+    ``code`` is a stable machine-readable reason (for bots, tests and translations);
+    ``params`` fills in the message where a client translates it.
+    """
+
+    def __init__(self, message: str, code: str = "illegal", **params: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.params = params
+
+
+class NotYourTurn(IllegalOrder):
+    """The seat has nothing to decide right now (the app answers 409, not 422)."""
+
+    def __init__(self, message: str = "It is not your turn.") -> None:
+        super().__init__(message, code="not_your_turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened during a resolution, in the order it happened.
+
+    ``audience`` is ``None`` for a public event (the board and every phone) or the tuple of
+    seats allowed to see it. The board only ever receives public events.
+    """
+
+    kind: str
+    data: JSON = field(default_factory=dict)
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` = the board) may see this event."""
+        if self.audience is None:
+            return True
+        return seat is not None and seat in self.audience
+
+    def to_json(self) -> JSON:
+        return {"kind": self.kind, "data": self.data, "audience": _audience_json(self.audience)}
+
+    @staticmethod
+    def from_json(raw: Mapping[str, Any]) -> Event:
+        audience = raw.get("audience")
+        return Event(
+            kind=raw["kind"],
+            data=dict(raw.get("data") or {}),
+            audience=None if audience is None else tuple(audience),
+        )
+
+
+def _audience_json(audience: tuple[int, ...] | None) -> list[int] | None:
+    return None if audience is None else list(audience)
+
+
+def events_for(events: Iterable[Event], seat: int | None) -> list[JSON]:
+    """The events ``seat`` (``None`` = the board) may see, as JSON, audience stripped."""
+    return [{"kind": e.kind, "data": e.data} for e in events if e.visible_to(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Static facts about a game."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    simultaneous: bool
+    """True when seats seal orders at the same time (resolution waits for all of them)."""
+    bot_styles: tuple[str, ...] = ("default",)
+
+
+@runtime_checkable
+class GameRules(Protocol):
+    """What every game implements. All functions are pure."""
+
+    info: GameInfo
+
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> State:
+        """A new game for ``seats`` players. Raises ``ValueError`` for bad options."""
+
+    def prompt(self, state: State, seat: int) -> JSON | None:
+        """What ``seat`` must decide now, with its legal choices; ``None`` if nothing.
+
+        The prompt has at least ``{"kind": str}``; the rest is the game's own.
+        """
+
+    def submit(self, state: State, seat: int, order: Mapping[str, Any]) -> State:
+        """Validate ``order`` and store it. Raises :class:`IllegalOrder` (or
+        :class:`NotYourTurn`) with a message the player can read; the state is unchanged
+        then, because states are never mutated in place."""
+
+    def ready(self, state: State) -> bool:
+        """Whether everything needed for the next resolution has been submitted."""
+
+    def resolve(self, state: State) -> tuple[State, list[Event]]:
+        """Play out what was submitted. Returns the new state and the ordered events."""
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        """What ``seat`` may see; ``None`` is the board (public information only).
+
+        This is the only way information leaves the engine.
+        """
+
+    def outcome(self, state: State) -> JSON | None:
+        """``None`` while the game runs; then the result (winners, scores, reason)."""
+
+    def bot_order(self, state: State, seat: int, style: str = "default") -> JSON:
+        """A legal order for ``seat``'s current prompt, decided from ``view(state, seat)``
+        only. Deterministic for a given state."""
+
+    def random_order(self, state: State, seat: int, rng: Rng) -> JSON:
+        """A legal order for ``seat``'s current prompt, drawn at random with ``rng``
+        (property tests and fuzzing walk the game with it)."""
+
+    def to_json(self, state: State) -> JSON:
+        """The state as JSON-ready data."""
+
+    def from_json(self, raw: Mapping[str, Any]) -> State:
+        """The inverse of :meth:`to_json`."""
+
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(slots=True)
+class Rng:
+    """A small deterministic random number generator (SplitMix64).
+
+    Its whole state is one integer, which the game keeps in its own state. Use it inside a
+    pure function on a local instance and store ``rng.state`` back in the new state::
+
+        rng = Rng(state.rng)
+        rng.shuffle(deck)
+        return replace(state, deck=tuple(deck), rng=rng.state)
+    """
+
+    state: int
+
+    @staticmethod
+    def from_seed(seed: int) -> Rng:
+        return Rng(seed & _MASK64)
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling, so without bias)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return x % n
+
+    def between(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return low + self.below(high - low + 1)
+
+    def chance(self, numerator: int, denominator: int) -> bool:
+        """True with probability ``numerator / denominator``."""
+        return self.below(denominator) < numerator
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher–Yates, in place on a local list."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def shuffled(self, items: Iterable[T]) -> list[T]:
+        out = list(items)
+        self.shuffle(out)
+        return out
+
+    def sample(self, items: Sequence[T], k: int) -> list[T]:
+        return self.shuffled(items)[:k]
+
+
+def replay(
+    rules: GameRules,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any],
+    orders: Iterable[tuple[int, Mapping[str, Any]]],
+) -> list[State]:
+    """Rebuild a game from its order log: the state after setup and after every order.
+
+    Resolution runs whenever the rules are ready, exactly as the app drives a match, so the
+    last state equals the stored snapshot of a match with this log.
+    """
+    state = rules.setup(seats, seed, options)
+    states = [state]
+    for seat, order in orders:
+        state = rules.submit(state, seat, order)
+        while rules.ready(state) and rules.outcome(state) is None:
+            state, _events = rules.resolve(state)
+        states.append(state)
+    return states

@@ -1,0 +1,67 @@
+"""Helpers that play Hidden Leaders Duel through the public API, like a simple client would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+JSON = dict[str, Any]
+
+
+def order_from_prompt(prompt: JSON) -> JSON:
+    """A legal order read off a prompt alone: the first choices it offers.
+
+    It places into the council, which L3.3(a) always allows.
+    """
+    if prompt["kind"] == "take":
+        return {"type": "take", "slots": prompt["takeable"][: prompt["count"]]}
+    open_slots = prompt["open_slots"]
+    hand = prompt["hand"]
+    returns = dict(zip(open_slots, hand, strict=False))
+    left = [card for card in hand if card not in returns.values()]
+    return {"type": "place", "returns": returns, "placement": {"to": "council", "card": left[0]}}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_room(http: httpx.Client, game: str = "hidden_leaders", **options: Any) -> JSON:
+    response = http.post("/api/rooms", json={"game": game, "options": options})
+    assert response.status_code == 201, response.text
+    body: JSON = response.json()
+    return body
+
+
+def join(http: httpx.Client, code: str, name: str) -> JSON:
+    response = http.post(f"/api/rooms/{code}/seats", json={"name": name})
+    assert response.status_code == 201, response.text
+    body: JSON = response.json()
+    return body
+
+
+def start_duel(http: httpx.Client) -> tuple[str, str, list[str]]:
+    """A started Hidden Leaders room with two human seats: (code, host token, seat tokens)."""
+    room = create_room(http)
+    tokens = [join(http, room["code"], name)["token"] for name in ("Ema", "Petr")]
+    response = http.post(f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"]))
+    assert response.status_code == 200, response.text
+    return room["code"], room["host_token"], tokens
+
+
+def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: int = 100) -> JSON:
+    """Both seats play from their prompts until the game is over; returns the board's view."""
+    for _ in range(max_orders):
+        board = http.get(f"/api/rooms/{code}").json()
+        if board["status"] != "playing":
+            return board
+        (seat,) = board["to_act"]
+        me = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
+        response = http.post(
+            f"/api/rooms/{code}/orders",
+            json=order_from_prompt(me["prompt"]),
+            headers=auth(tokens[seat]),
+        )
+        assert response.status_code == 202, response.text
+    raise AssertionError("the game did not end")
