@@ -1,0 +1,146 @@
+"""Kill -9 a real server in the middle of games, start it again on the same SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+import websockets
+
+from tests.conftest import ServerProcess
+from tests.play import auth, create_room, join, order_from_prompt, play_to_end, start_duel
+
+pytestmark = pytest.mark.server
+
+
+def play_orders(http: httpx.Client, code: str, tokens: list[str], count: int) -> None:
+    for _ in range(count):
+        (seat,) = http.get(f"/api/rooms/{code}").json()["to_act"]
+        me = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
+        response = http.post(
+            f"/api/rooms/{code}/orders",
+            json=order_from_prompt(me["prompt"]),
+            headers=auth(tokens[seat]),
+        )
+        assert response.status_code == 202
+
+
+def test_kill_9_mid_game_loses_nothing_and_the_game_goes_on(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        code, host, tokens = start_duel(http)
+        play_orders(http, code, tokens, 7)
+        before = http.get(f"/api/rooms/{code}").json()
+        private_before = [http.get(f"/api/rooms/{code}/me", headers=auth(t)).json() for t in tokens]
+        lobby = create_room(http)
+        waiting = join(http, lobby["code"], "Jana")
+
+    server.kill()  # no shutdown handler runs; only what was committed survives
+    server.start()
+
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        after = http.get(f"/api/rooms/{code}").json()
+        assert after == before, "the board sees exactly the same game"
+        for token, private in zip(tokens, private_before, strict=True):
+            assert http.get(f"/api/rooms/{code}/me", headers=auth(token)).json() == private
+        lobby_after = http.get(f"/api/rooms/{lobby['code']}").json()
+        assert lobby_after["seats"] == [{"seat": 0, "name": "Jana", "bot": False}]
+        me = http.get(f"/api/rooms/{lobby['code']}/me", headers=auth(waiting["token"]))
+        assert me.status_code == 200
+        assert (
+            http.post(
+                f"/api/rooms/{lobby['code']}/bots", headers=auth(lobby["host_token"])
+            ).status_code
+            == 201
+        )
+        assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 409
+        finished = play_to_end(http, code, tokens)
+        assert finished["status"] == "finished"
+        assert finished["version"] == 28
+
+
+def test_every_acknowledged_order_is_in_the_file_at_once(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        code, _host, tokens = start_duel(http)
+        play_orders(http, code, tokens, 3)
+    server.kill()
+    database = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(database) as db:
+        rows = db.execute(
+            'SELECT o.seq, o.seat, o."order" FROM orderlog o JOIN match m ON o.match_id = m.id'
+            " JOIN room r ON m.room_id = r.id WHERE r.code = ? ORDER BY o.seq",
+            (code,),
+        ).fetchall()
+        (version,) = db.execute(
+            "SELECT m.version FROM match m JOIN room r ON m.room_id = r.id WHERE r.code = ?",
+            (code,),
+        ).fetchone()
+        (mode,) = db.execute("PRAGMA journal_mode").fetchone()
+    assert [seq for seq, _seat, _order in rows] == [1, 2, 3]
+    assert json.loads(rows[0][2])["type"] == "take"
+    assert version == 3
+    assert mode == "wal"
+
+
+def test_bots_resume_their_game_after_a_crash(tmp_path: Path) -> None:
+    slow = ServerProcess(
+        database_url=f"sqlite:///{tmp_path / 'bots.sqlite3'}",
+        bot_delay=0.15,
+        log_path=tmp_path / "server.log",
+    )
+    slow.start()
+    try:
+        with httpx.Client(base_url=slow.base_url, timeout=10) as http:
+            room = create_room(http)
+            for _ in range(2):
+                http.post(f"/api/rooms/{room['code']}/bots", headers=auth(room["host_token"]))
+            http.post(f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"]))
+            deadline = time.monotonic() + 10
+            while http.get(f"/api/rooms/{room['code']}").json()["version"] < 5:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        slow.kill()
+        slow.start()
+        with httpx.Client(base_url=slow.base_url, timeout=10) as http:
+            resumed = http.get(f"/api/rooms/{room['code']}").json()
+            assert resumed["status"] == "playing" and resumed["version"] >= 5
+            deadline = time.monotonic() + 30
+            while http.get(f"/api/rooms/{room['code']}").json()["status"] == "playing":
+                assert time.monotonic() < deadline, "the bots did not finish after the restart"
+                time.sleep(0.1)
+            assert http.get(f"/api/rooms/{room['code']}").json()["version"] == 28
+    finally:
+        slow.stop()
+
+
+def test_real_websockets_against_the_server_process(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        code, _host, tokens = start_duel(http)
+        (active,) = http.get(f"/api/rooms/{code}").json()["to_act"]
+
+    async def session() -> tuple[dict[str, object], dict[str, object], int | None]:
+        url = f"{server.ws_url}/ws/rooms/{code}?token={tokens[active]}"
+        async with (
+            websockets.connect(url) as phone,
+            websockets.connect(f"{server.ws_url}/ws/rooms/{code}/board") as board,
+        ):
+            view = json.loads(await phone.recv())
+            await board.recv()
+            await phone.send(
+                json.dumps({"type": "order", "order": order_from_prompt(view["prompt"])})
+            )
+            after = json.loads(await phone.recv())
+            board_after = json.loads(await board.recv())
+        async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}?token=forged") as bad:
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await bad.recv()
+            assert closed.value.rcvd is not None
+            return after, board_after, closed.value.rcvd.code
+
+    after, board_after, close_code = asyncio.run(session())
+    assert after["version"] == 1 and board_after["version"] == 1
+    assert close_code == 1008

@@ -1,0 +1,187 @@
+"""Websockets: two phones and a board play a whole duel; every frame is checked for secrets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+
+from app.models import Match, OrderLog
+from engine.core import replay
+from engine.registry import get_rules
+from tests.hl_secrets import SecretOracle, leaked
+from tests.play import auth, start_duel
+
+Frame = dict[str, Any]
+
+
+class Screen:
+    """One websocket client that keeps every frame it was sent."""
+
+    def __init__(self, socket: WebSocketTestSession, seat: int | None) -> None:
+        self.socket = socket
+        self.seat = seat
+        self.frames: list[Frame] = []
+
+    def next(self) -> Frame:
+        frame: Frame = self.socket.receive_json()
+        self.frames.append(frame)
+        return frame
+
+    def until_version(self, version: int) -> Frame:
+        """Read frames until one shows the game at ``version`` (older ones may come first)."""
+        while True:
+            frame = self.next()
+            if frame.get("type") == "view" and frame.get("version") == version:
+                return frame
+
+
+def order_for(frame: Frame) -> Frame:
+    prompt = frame["prompt"]
+    if prompt["kind"] == "take":
+        return {"type": "take", "slots": prompt["takeable"][-prompt["count"] :]}
+    returns = dict(zip(prompt["open_slots"], prompt["hand"], strict=False))
+    left = [c for c in prompt["hand"] if c not in returns.values()]
+    targets = prompt["block_targets"]
+    # Block now and then, so that blocking heroes and their owners are part of the check.
+    if targets and len(left) > 1 and frame["version"] % 4 == 1:
+        placement = {"to": "block", "card": left[-1], "slot": targets[0]}
+    else:
+        placement = {"to": "council", "card": left[0]}
+    return {"type": "place", "returns": returns, "placement": placement}
+
+
+def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+    with Session(rooms.db) as session:
+        match = session.get(Match, live.match.row_id)
+        assert match is not None
+        rows = session.exec(
+            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
+        ).all()
+        return match, [(row.seat, row.order) for row in rows]
+
+
+def test_two_phones_and_a_board_play_a_duel_and_no_frame_leaks(client: TestClient) -> None:
+    code, _host, tokens = start_duel(client)
+    with (
+        client.websocket_connect(f"/ws/rooms/{code.lower()}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as ws1,
+        client.websocket_connect(f"/ws/rooms/{code}/board") as board_ws,
+    ):
+        phones = [Screen(ws0, 0), Screen(ws1, 1)]
+        board = Screen(board_ws, None)
+        latest = [phone.until_version(0) for phone in phones]
+        board_frame = board.until_version(0)
+        assert "prompt" not in board_frame and "you" not in board_frame
+        version = 0
+        while board_frame["status"] == "playing":
+            (active,) = board_frame["to_act"]
+            phones[active].socket.send_json({"type": "order", "order": order_for(latest[active])})
+            version += 1
+            latest = [phone.until_version(version) for phone in phones]
+            board_frame = board.until_version(version)
+        assert board_frame["status"] == "finished"
+        assert board_frame["outcome"]["result"] in ("A", "B", "REMATCH")
+        assert latest[0]["outcome"] == latest[1]["outcome"] == board_frame["outcome"]
+        assert version == 28
+
+    match, orders = order_log(client, code)
+    assert any(order.get("placement", {}).get("to") == "block" for _seat, order in orders)
+    rules = get_rules("hidden_leaders")
+    states = replay(rules, match.seats, match.seed, match.options, orders)
+    assert rules.to_json(states[-1]) == match.state, "the log rebuilds the stored snapshot"
+    oracle = SecretOracle()
+    forbidden: dict[tuple[int, int | None], set[str]] = {}
+    for number, state in enumerate(states):
+        oracle.observe(state)
+        for viewer in (0, 1, None):
+            forbidden[number, viewer] = oracle.forbidden(state, viewer)
+    checked = 0
+    for screen in (*phones, board):
+        for frame in screen.frames:
+            assert leaked(frame, forbidden[frame["version"], screen.seat]) == [], (
+                screen.seat,
+                frame["version"],
+            )
+            checked += 1
+    assert checked >= 3 * 29
+
+
+def test_a_phone_reconnects_and_gets_its_full_view(client: TestClient) -> None:
+    code, _host, tokens = start_duel(client)
+    board = client.get(f"/api/rooms/{code}").json()
+    (active,) = board["to_act"]
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[active]}") as socket:
+        first = Screen(socket, active).until_version(0)
+        socket.send_json({"type": "order", "order": order_for(first)})
+        after_take = Screen(socket, active).until_version(1)
+    assert after_take["prompt"]["kind"] == "place"
+    # The phone slept; on waking it reconnects and is sent its whole view, prompt included.
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[active]}") as socket:
+        again = Screen(socket, active).next()
+    assert again["type"] == "view" and again["version"] == 1
+    assert again["prompt"] == after_take["prompt"]
+    assert again["view"]["me"]["hand"] == after_take["view"]["me"]["hand"]
+    assert again["view"]["me"]["taken"], "the cards just taken are still shown to their taker"
+
+
+def test_bad_token_and_unknown_room_close_with_1008(client: TestClient) -> None:
+    code, _host, _tokens = start_duel(client)
+    for url in (f"/ws/rooms/{code}?token=forged", f"/ws/rooms/{code}", "/ws/rooms/ZZZZ/board"):
+        with client.websocket_connect(url) as socket, pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1008, url
+
+
+def test_malformed_and_illegal_frames_get_error_frames_and_the_socket_lives_on(
+    client: TestClient,
+) -> None:
+    code, _host, tokens = start_duel(client)
+    (active,) = client.get(f"/api/rooms/{code}").json()["to_act"]
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[active]}") as socket:
+        screen = Screen(socket, active)
+        view = screen.until_version(0)
+        for bad in ("not json", "[1, 2]", '"text"', "{}", '{"type": "dance"}', "x" * 70_000):
+            socket.send_text(bad)
+            error = screen.next()
+            assert error["type"] == "error" and error["detail"], bad
+        socket.send_json({"type": "order", "order": "take everything"})
+        assert screen.next()["code"] == "malformed"
+        socket.send_json({"type": "order", "order": {"type": "take", "slots": ["A1", "Q9"]}})
+        illegal = screen.next()
+        assert illegal["type"] == "error" and "Q9" in illegal["detail"]
+        socket.send_json({"type": "ready"})
+        assert screen.next()["code"] == "not_finished"
+        socket.send_json({"type": "ping"})
+        assert screen.next() == {"type": "pong"}
+        socket.send_json({"type": "order", "order": order_for(view)})
+        assert screen.until_version(1)["prompt"]["kind"] == "place"
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[active])).json()
+    assert me["version"] == 1
+
+
+def test_the_waiting_phone_is_told_it_is_not_its_turn(client: TestClient) -> None:
+    code, _host, tokens = start_duel(client)
+    (active,) = client.get(f"/api/rooms/{code}").json()["to_act"]
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1 - active]}") as socket:
+        screen = Screen(socket, 1 - active)
+        assert screen.until_version(0)["prompt"] is None
+        socket.send_json({"type": "order", "order": {"type": "take", "slots": ["A1", "A2"]}})
+        refusal = screen.next()
+        assert refusal["type"] == "error" and refusal["code"] == "not_your_turn"
+
+
+def test_a_board_only_watches(client: TestClient) -> None:
+    code, _host, _tokens = start_duel(client)
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        screen = Screen(socket, None)
+        screen.until_version(0)
+        socket.send_json({"type": "order", "order": {"type": "take", "slots": ["A1", "A2"]}})
+        assert screen.next()["code"] == "read_only"
+    assert client.get(f"/api/rooms/{code}").json()["version"] == 0
