@@ -1,0 +1,133 @@
+"""``pecet simulate``: bots against bots, for win rates and speed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from engine.core import JSON, GameRules
+from engine.registry import available_games, get_rules
+
+SEED_STRIDE = 7919
+"""Game k of a run plays seed ``seed + k * SEED_STRIDE``: spread out, and the same every run."""
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins_by_seat: Counter[str] = field(default_factory=Counter)
+    end_reasons: Counter[str] = field(default_factory=Counter)
+    rounds: int = 0
+    wins_by_character: Counter[str] = field(default_factory=Counter)
+    wins_by_style: Counter[str] = field(default_factory=Counter)
+
+    def add(self, outcome: JSON, styles: list[str]) -> None:
+        self.games += 1
+        winners = outcome.get("winners")
+        if winners is None:
+            winners = [] if outcome.get("winner") is None else [outcome["winner"]]
+        for seat in winners:
+            self.wins_by_seat[str(seat)] += 1
+            self.wins_by_style[styles[seat]] += 1
+            characters = outcome.get("characters")
+            if characters:
+                self.wins_by_character[str(characters[seat])] += 1
+        if not winners:
+            self.wins_by_seat["none"] += 1
+        self.end_reasons[str(outcome.get("end") or outcome.get("result") or "unknown")] += 1
+        self.rounds += int(outcome.get("rounds") or outcome.get("turns") or 0)
+
+
+def play_one(rules: GameRules, players: int, seed: int, styles: list[str]) -> JSON:
+    """One bots-only game, driven exactly as the room service drives a match."""
+    state = rules.setup(players, seed, {})
+    while (outcome := rules.outcome(state)) is None:
+        acted = False
+        for seat in range(players):
+            if rules.prompt(state, seat) is not None:
+                state = rules.submit(state, seat, rules.bot_order(state, seat, styles[seat]))
+                acted = True
+        if rules.ready(state):
+            state, _events = rules.resolve(state)
+        elif not acted:
+            raise RuntimeError("the game waits for nobody, yet it is not over")
+    return outcome
+
+
+def simulate(
+    game: str, players: int | None, games: int, seed: int, progress: TextIO | None = None
+) -> JSON:
+    rules = get_rules(game)
+    info = rules.info
+    players = players or info.min_players
+    if not info.min_players <= players <= info.max_players:
+        raise ValueError(f"{info.name} takes {info.min_players}–{info.max_players} players")
+    # Seats take the bot styles in turn, so every style sits in every seat across a run.
+    tally = Tally()
+    started = time.perf_counter()
+    for number in range(games):
+        styles = [
+            info.bot_styles[(seat + number) % len(info.bot_styles)] for seat in range(players)
+        ]
+        tally.add(play_one(rules, players, seed + number * SEED_STRIDE, styles), styles)
+        if progress is not None:
+            _draw_progress(progress, number + 1, games)
+    elapsed = time.perf_counter() - started
+    if progress is not None:
+        progress.write("\n")
+    figures: JSON = {
+        "game": game,
+        "players": players,
+        "games": tally.games,
+        "seed": seed,
+        "wins_by_seat": dict(sorted(tally.wins_by_seat.items())),
+        "end_reasons": dict(sorted(tally.end_reasons.items())),
+        "mean_rounds": round(tally.rounds / max(tally.games, 1), 3),
+        "games_per_second": round(tally.games / elapsed, 1) if elapsed > 0 else None,
+    }
+    if tally.wins_by_character:
+        figures["wins_by_character"] = dict(sorted(tally.wins_by_character.items()))
+    if len(info.bot_styles) > 1:
+        figures["wins_by_style"] = dict(sorted(tally.wins_by_style.items()))
+    return figures
+
+
+def _draw_progress(stream: TextIO, done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    stream.flush()
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    if args.game not in available_games():
+        print(f"Unknown game {args.game!r}; choose one of {', '.join(available_games())}.")
+        return 2
+    try:
+        figures = simulate(
+            args.game,
+            args.players,
+            args.games,
+            args.seed,
+            progress=sys.stderr if sys.stderr.isatty() else None,
+        )
+    except ValueError as error:
+        print(error)
+        return 2
+    if args.json:
+        print(json.dumps(figures, indent=2, ensure_ascii=False))
+        return 0
+    for key, value in figures.items():
+        print(f"{key}: {_plain(value)}")
+    return 0
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return str(value)
