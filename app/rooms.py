@@ -283,9 +283,9 @@ class RoomService:
         if style not in styles:
             raise Invalid(f"Unknown bot style {style!r}. Choose one of: {', '.join(styles)}.")
         async with live.lock:
-            taken = {s.name for s in live.seats}
+            taken = {name_key(s.name) for s in live.seats}
             number = 1
-            while f"Bot {number}" in taken:
+            while name_key(f"Bot {number}") in taken:
                 number += 1
             seat, _token = self._add_seat(live, f"Bot {number}", is_bot=True, bot_style=style)
             return seat
