@@ -34,7 +34,7 @@ State = Any
 T = TypeVar("T")
 
 
-class IllegalOrder(Exception):  # noqa: N818 - the rules' own word for it
+class IllegalOrder(Exception):
     """An order the rules refuse. ``message`` is shown to the player as it is.
 
     ``code`` is a stable machine-readable reason (for bots, tests and translations);

@@ -1,0 +1,542 @@
+"""Hidden Leaders Duel: the :class:`engine.core.GameRules` implementation (L2–L7, L10)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng
+from engine.hidden_leaders.cards import (
+    FACTIONS,
+    HAND_DEAL,
+    ROWS,
+    SLOTS,
+    SLOTS_PER_ROW,
+    TURNS_PER_PLAYER,
+    TURNS_TOTAL,
+    Cards,
+    default_cards,
+    seat_row,
+)
+from engine.hidden_leaders.orders import parse_order
+from engine.hidden_leaders.scoring import Score, parse_row, score_position
+from engine.hidden_leaders.state import (
+    STEP_OVER,
+    STEP_PLACE,
+    STEP_TAKE,
+    HLState,
+    LastAction,
+    PlaceOrder,
+    Slot,
+    TakenSlot,
+    TakeOrder,
+)
+
+NO_DRAW_TEXT = "no draw (pile empty)"
+_OPTION_KEYS = frozenset({"first_player"})
+
+
+class HiddenLeadersRules:
+    """The rules object (``RULES``). Holds only the static card catalogue."""
+
+    info = GameInfo(
+        id="hidden_leaders",
+        name="Hidden Leaders Duel",
+        min_players=2,
+        max_players=2,
+        simultaneous=False,
+    )
+
+    def __init__(self, cards: Cards | None = None) -> None:
+        self.cards = cards or default_cards()
+
+    # -- setup (L2) ------------------------------------------------------------------------
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> HLState:
+        if isinstance(seats, bool) or seats != 2:
+            raise ValueError("Hidden Leaders Duel is for exactly 2 players.")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError("The seed must be an integer.")
+        if not isinstance(options, Mapping):
+            raise ValueError("Options must be a mapping.")
+        unknown = [k for k in options if k not in _OPTION_KEYS]
+        if unknown:
+            raise ValueError(f"Unknown option(s) for Hidden Leaders Duel: {unknown!r}.")
+        first = options.get("first_player")
+        if first is not None and (isinstance(first, bool) or first not in (0, 1)):
+            raise ValueError('"first_player" must be 0 (player A) or 1 (player B).')
+
+        rng = Rng.from_seed(seed)
+        heroes = rng.shuffled(h.id for h in self.cards.heroes)  # L2.2
+        leaders = rng.shuffled(ld.id for ld in self.cards.leaders)
+        if first is None:
+            first = rng.below(2)  # L2.4, first game in a room
+        # L2.3: 3 + 3 hands, 7 into Row A, 7 into Row B, the last 8 are the pile (top first).
+        hand_a = tuple(heroes[0:HAND_DEAL])
+        hand_b = tuple(heroes[HAND_DEAL : 2 * HAND_DEAL])
+        row_start = 2 * HAND_DEAL
+        row_cards = heroes[row_start : row_start + 2 * SLOTS_PER_ROW]
+        pile = tuple(heroes[row_start + 2 * SLOTS_PER_ROW :])
+        return HLState(
+            rows=tuple(Slot(hero=c, face_up=False) for c in row_cards),
+            hands=(hand_a, hand_b),
+            councils=((), ()),
+            leaders=(leaders[0], leaders[1]),
+            set_aside=tuple(leaders[2:]),
+            pile=pile,
+            first_player=int(first),
+            rng=rng.state,
+        )
+
+    # -- whose decision --------------------------------------------------------------------
+    def prompt(self, state: HLState, seat: int) -> JSON | None:
+        if state.over or state.pending is not None or seat != state.active:
+            return None
+        if state.step == STEP_TAKE:
+            takeable = state.takeable_slots()
+            return {
+                "kind": "take",
+                "count": min(2, len(takeable)),
+                "takeable": takeable,
+                "turn": state.turn,
+                "own_turn": state.own_turn,
+            }
+        return {
+            "kind": "place",
+            "open_slots": list(state.open_slots),
+            "hand": list(state.hands[seat]),
+            "block_targets": state.block_targets(),
+            "turn": state.turn,
+            "own_turn": state.own_turn,
+        }
+
+    def submit(self, state: HLState, seat: int, order: Mapping[str, Any]) -> HLState:
+        if state.over:
+            raise NotYourTurn("The game is over.")
+        if seat != state.active:
+            raise NotYourTurn()
+        if state.pending is not None:
+            raise NotYourTurn("Your order is already in; wait for it to be played.")
+        parsed = parse_order(state, order, self.cards)
+        return replace(state, pending=parsed)
+
+    def ready(self, state: HLState) -> bool:
+        return not state.over and state.pending is not None
+
+    # -- resolution ------------------------------------------------------------------------
+    def resolve(self, state: HLState) -> tuple[HLState, list[Event]]:
+        pending = state.pending
+        if state.over or pending is None:
+            raise RuntimeError("Nothing to resolve: no order is pending.")
+        if isinstance(pending, TakeOrder):
+            return self._resolve_take(state, pending)
+        return self._resolve_place(state, pending)
+
+    def _resolve_take(self, state: HLState, order: TakeOrder) -> tuple[HLState, list[Event]]:
+        """L3.1: the taken heroes go to the hand; their slots become open slots."""
+        seat = state.active
+        taken_public: list[TakenSlot] = []
+        cards: list[str] = []
+        new = state
+        for slot_id in order.slots:
+            slot = new.slot(slot_id)
+            assert slot.hero is not None and slot.blocker is None
+            cards.append(slot.hero)
+            taken_public.append(
+                TakenSlot(
+                    slot=slot_id,
+                    faction=self.cards.faction(slot.hero),
+                    card=slot.hero if slot.face_up else None,
+                )
+            )
+            new = new.with_slot(slot_id, Slot(hero=None, face_up=False))
+        hands = list(new.hands)
+        hands[seat] = (*hands[seat], *cards)
+        new = replace(
+            new,
+            hands=(hands[0], hands[1]),
+            step=STEP_PLACE,
+            open_slots=order.slots,
+            taken=tuple(cards),
+            pending=None,
+            last=LastAction(seat=seat, turn=state.turn, taken=tuple(taken_public)),
+        )
+        events = [
+            Event(
+                "take",
+                {
+                    "seat": seat,
+                    "turn": state.turn,
+                    "slots": [self._taken_slot_json(t) for t in taken_public],
+                },
+            ),
+            Event(
+                "took",
+                {
+                    "seat": seat,
+                    "cards": cards,
+                    "slots": dict(zip(order.slots, cards, strict=True)),
+                },
+                audience=(seat,),
+            ),
+        ]
+        return new, events
+
+    def _taken_slot_json(self, taken: TakenSlot) -> JSON:
+        out: JSON = {
+            "slot": taken.slot,
+            "faction": taken.faction,
+            "face_up": taken.card is not None,
+        }
+        if taken.card is not None:
+            out["card"] = taken.card
+            out["strength"] = self.cards.strength(taken.card)
+        return out
+
+    def _resolve_place(self, state: HLState, order: PlaceOrder) -> tuple[HLState, list[Event]]:
+        """L3.2 return face up, L3.3 place, L3.4 draw; then the next turn or scoring."""
+        seat = state.active
+        hand = list(state.hands[seat])
+        new = state
+        for slot_id, card in order.returns:
+            hand.remove(card)
+            new = new.with_slot(slot_id, Slot(hero=card, face_up=True))
+        hand.remove(order.card)
+        councils = list(new.councils)
+        block_faction: str | None = None
+        if order.to == "council":
+            councils[seat] = (*councils[seat], order.card)
+        else:
+            assert order.slot is not None
+            target = new.slot(order.slot)
+            new = new.with_slot(order.slot, replace(target, blocker=order.card, blocker_owner=seat))
+            block_faction = self.cards.faction(order.card)
+        pile = new.pile
+        drawn: str | None = None
+        if pile:
+            drawn = pile[0]
+            pile = pile[1:]
+            hand.append(drawn)
+        hands = list(new.hands)
+        hands[seat] = tuple(hand)
+        last = state.last or LastAction(seat=seat, turn=state.turn, taken=())
+        last = replace(
+            last,
+            returns=order.returns,
+            placement=order.to,
+            block_slot=order.slot,
+            block_faction=block_faction,
+            drew=drawn is not None,
+        )
+        finished = state.turn >= TURNS_TOTAL
+        new = replace(
+            new,
+            hands=(hands[0], hands[1]),
+            councils=(councils[0], councils[1]),
+            pile=pile,
+            pending=None,
+            open_slots=(),
+            taken=(),
+            last=last,
+            step=STEP_OVER if finished else STEP_TAKE,
+            turn=state.turn if finished else state.turn + 1,
+        )
+        placement: JSON = {"to": order.to}
+        if order.to == "block":
+            placement.update({"slot": order.slot, "faction": block_faction})
+        events = [
+            Event(
+                "place",
+                {
+                    "seat": seat,
+                    "turn": state.turn,
+                    "returns": dict(order.returns),
+                    "placement": placement,
+                },
+            ),
+            Event(
+                "placed",
+                {"seat": seat, "card": order.card, **placement},
+                audience=(seat,),
+            ),
+        ]
+        if drawn is not None:
+            events.append(
+                Event("draw", {"seat": seat, "drew": True, "pile": len(pile), "text": "draw"})
+            )
+            events.append(Event("drew", {"seat": seat, "card": drawn}, audience=(seat,)))
+        else:
+            events.append(
+                Event("draw", {"seat": seat, "drew": False, "pile": 0, "text": NO_DRAW_TEXT})
+            )
+        if finished:
+            events.extend(self._scoring_events(new))
+        return new, events
+
+    def _scoring_events(self, state: HLState) -> list[Event]:
+        score = self.score(state)
+        events = [Event("reveal", self._reveal_json(state))]
+        events.extend(Event("score_faction", step.to_json()) for step in score.steps)
+        events.append(Event("result", self._outcome_json(state, score)))
+        return events
+
+    # -- scoring and outcome (L6, L7) ------------------------------------------------------
+    def score(self, state: HLState) -> Score:
+        """The L6.10 scoring of the state's rows and councils (meaningful once it is over)."""
+        return score_position(state.leaders, state.councils, state.rows, self.cards)
+
+    def outcome(self, state: HLState) -> JSON | None:
+        if not state.over:
+            return None
+        return self._outcome_json(state, self.score(state))
+
+    def _outcome_json(self, state: HLState, score: Score) -> JSON:
+        return {
+            "result": score.result,
+            "winner": score.winner,
+            "strength": list(score.strength),
+            "heroes": list(score.heroes),
+            "first_player": state.first_player,
+            "turns": min(state.turn, TURNS_TOTAL),
+            "end": score.end(),
+            "reason": score.reason(),
+        }
+
+    def _reveal_json(self, state: HLState) -> JSON:
+        return {
+            "leaders": {ROWS[p]: self.cards.leader_json(state.leaders[p]) for p in (0, 1)},
+            "councils": {
+                ROWS[p]: [self.cards.hero_json(c) for c in state.councils[p]] for p in (0, 1)
+            },
+            "rows": {
+                row: [
+                    self._slot_json(state, SLOTS[r * SLOTS_PER_ROW + i], None, reveal=True)
+                    for i in range(SLOTS_PER_ROW)
+                ]
+                for r, row in enumerate(ROWS)
+            },
+        }
+
+    # -- views (L10) -----------------------------------------------------------------------
+    def _card_face(self, card: str, face_up: bool) -> JSON:
+        if face_up:
+            return {
+                "faction": self.cards.faction(card),
+                "face_up": True,
+                "card": card,
+                "strength": self.cards.strength(card),
+            }
+        return {"faction": self.cards.faction(card), "face_up": False}
+
+    def _slot_json(self, state: HLState, slot_id: str, seat: int | None, reveal: bool) -> JSON:
+        slot = state.slot(slot_id)
+        hero = None if slot.hero is None else self._card_face(slot.hero, reveal or slot.face_up)
+        blocker: JSON | None = None
+        if slot.blocker is not None:
+            own = seat is not None and slot.blocker_owner == seat
+            blocker = self._card_face(slot.blocker, reveal)
+            blocker["owner"] = slot.blocker_owner
+            if own and not reveal:
+                blocker["card"] = slot.blocker
+                blocker["strength"] = self.cards.strength(slot.blocker)
+            if own:
+                blocker["own"] = True
+        return {
+            "slot": slot_id,
+            "row": slot_id[0],
+            "index": int(slot_id[1:]),
+            "hero": hero,
+            "blocker": blocker,
+            "open": slot.hero is None,
+            "takeable": not state.over and state.step == STEP_TAKE and slot.takeable,
+        }
+
+    def _last_action_json(self, state: HLState) -> JSON | None:
+        last = state.last
+        if last is None:
+            return None
+        placement: JSON | None = None
+        if last.placement == "council":
+            placement = {"to": "council"}
+        elif last.placement == "block":
+            placement = {"to": "block", "slot": last.block_slot, "faction": last.block_faction}
+        return {
+            "seat": last.seat,
+            "turn": last.turn,
+            "taken": [self._taken_slot_json(t) for t in last.taken],
+            "returns": None if last.returns is None else dict(last.returns),
+            "placement": placement,
+            "drew": last.drew,
+            "draw_text": None if last.drew is None else ("draw" if last.drew else NO_DRAW_TEXT),
+        }
+
+    def view(self, state: HLState, seat: int | None) -> JSON:
+        if seat is not None and seat not in (0, 1):
+            raise ValueError(f"Hidden Leaders Duel has seats 0 and 1, not {seat!r}.")
+        reveal = state.over
+        counts = {
+            row: {
+                fac: sum(
+                    1
+                    for sid in SLOTS[r * SLOTS_PER_ROW : (r + 1) * SLOTS_PER_ROW]
+                    for c in (state.slot(sid).hero, state.slot(sid).blocker)
+                    if c is not None and self.cards.faction(c) == fac
+                )
+                for fac in FACTIONS
+            }
+            for r, row in enumerate(ROWS)
+        }
+        out: JSON = {
+            "game": self.info.id,
+            "seat": seat,
+            "factions": self.cards.factions_json(),
+            "rows": {
+                row: [
+                    self._slot_json(state, SLOTS[r * SLOTS_PER_ROW + i], seat, reveal)
+                    for i in range(SLOTS_PER_ROW)
+                ]
+                for r, row in enumerate(ROWS)
+            },
+            "pile": len(state.pile),
+            "hand_sizes": [len(h) for h in state.hands],
+            "council_sizes": [len(c) for c in state.councils],
+            "first_player": state.first_player,
+            "active": None if state.over else state.active,
+            "turn": state.turn,
+            "turns_total": TURNS_TOTAL,
+            "own_turn": state.own_turn,
+            "own_turns_total": TURNS_PER_PLAYER,
+            "step": state.step,
+            "open_slots": list(state.open_slots),
+            "faction_counts": counts,
+            "last_action": self._last_action_json(state),
+            "over": state.over,
+        }
+        if seat is not None:
+            out["me"] = self._me_json(state, seat)
+        if state.over:
+            out["scoring"] = self._scoring_json(state)
+        return out
+
+    def _me_json(self, state: HLState, seat: int) -> JSON:
+        leader = self.cards.leader(state.leaders[seat])
+        council = state.councils[seat]
+        influence = {
+            fac: sum(self.cards.strength(c) for c in council if self.cards.faction(c) == fac)
+            + (leader.value if leader.faction == fac else 0)
+            for fac in FACTIONS
+        }
+        presence = {
+            fac: leader.faction == fac or any(self.cards.faction(c) == fac for c in council)
+            for fac in FACTIONS
+        }
+        blocks = [
+            {"slot": sid, **self.cards.hero_json(state.slot(sid).blocker or "")}
+            for sid in state.blocks_of(seat)
+        ]
+        is_active = not state.over and state.active == seat
+        return {
+            "seat": seat,
+            "row": seat_row(seat),
+            "leader": self.cards.leader_json(state.leaders[seat]),
+            "hand": [self.cards.hero_json(c) for c in state.hands[seat]],
+            "council": [self.cards.hero_json(c) for c in council],
+            "influence": influence,
+            "presence": presence,
+            "blocks": blocks,
+            "taken": list(state.taken) if is_active else [],
+            "placements": state.placements(seat),
+            "active": is_active,
+            "submitted": is_active and state.pending is not None,
+        }
+
+    def _scoring_json(self, state: HLState) -> JSON:
+        score = self.score(state)
+        reveal = self._reveal_json(state)
+        return {
+            "leaders": reveal["leaders"],
+            "councils": reveal["councils"],
+            "steps": [s.to_json() for s in score.steps],
+            "armies": {ROWS[p]: [self.cards.hero_json(c) for c in score.armies[p]] for p in (0, 1)},
+            "discarded": list(score.discarded),
+            **self._outcome_json(state, score),
+        }
+
+    # -- bots ------------------------------------------------------------------------------
+    def bot_order(self, state: HLState, seat: int, style: str = "default") -> JSON:
+        from engine.hidden_leaders.bot import bot_order_from_view
+
+        if style not in self.info.bot_styles:
+            raise ValueError(f"Unknown bot style {style!r}.")
+        if self.prompt(state, seat) is None:
+            raise NotYourTurn()
+        return bot_order_from_view(self.view(state, seat), self.cards)
+
+    def random_order(self, state: HLState, seat: int, rng: Rng) -> JSON:
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn()
+        if prompt["kind"] == "take":
+            return {"type": "take", "slots": rng.sample(prompt["takeable"], prompt["count"])}
+        hand: list[str] = rng.shuffled(prompt["hand"])
+        open_slots: list[str] = prompt["open_slots"]
+        returns = dict(zip(open_slots, hand, strict=False))
+        card = hand[len(open_slots)]
+        targets: list[str] = prompt["block_targets"]
+        if targets and rng.chance(1, 3):
+            return {
+                "type": "place",
+                "returns": returns,
+                "placement": {"to": "block", "card": card, "slot": rng.choice(targets)},
+            }
+        return {"type": "place", "returns": returns, "placement": {"to": "council", "card": card}}
+
+    # -- persistence -----------------------------------------------------------------------
+    def to_json(self, state: HLState) -> JSON:
+        return state.to_json()
+
+    def from_json(self, raw: Mapping[str, Any]) -> HLState:
+        return HLState.from_json(raw)
+
+
+def final_state(
+    leaders: Sequence[str],
+    councils: Sequence[Sequence[str]],
+    row_a: str | Sequence[Slot],
+    row_b: str | Sequence[Slot],
+    block_owners: Mapping[str, int] | None = None,
+    first_player: int = 0,
+    cards: Cards | None = None,
+) -> HLState:
+    """A finished game in a given final position (L8 worked examples).
+
+    Rows may be given in the L8 notation (see :func:`parse_row`). ``block_owners`` maps a
+    slot id with a blocking hero to the seat that placed it. Raises ``ValueError`` unless the
+    position uses every hero exactly once.
+    """
+    cat = cards or default_cards()
+    slots_a = parse_row(row_a) if isinstance(row_a, str) else tuple(row_a)
+    slots_b = parse_row(row_b) if isinstance(row_b, str) else tuple(row_b)
+    owners = dict(block_owners or {})
+    rows: list[Slot] = []
+    for sid, slot in zip(SLOTS, (*slots_a, *slots_b), strict=True):
+        owner = owners.get(sid) if slot.blocker is not None else None
+        rows.append(replace(slot, face_up=True, blocker_owner=owner))
+    used = [c for s in rows for c in (s.hero, s.blocker) if c is not None]
+    used += [c for council in councils for c in council]
+    if sorted(used) != sorted(h.id for h in cat.heroes):
+        raise ValueError("a final position must use each of the 28 heroes exactly once")
+    lead = (str(leaders[0]), str(leaders[1]))
+    if not all(cat.is_leader(x) for x in lead) or lead[0] == lead[1]:
+        raise ValueError("need two different leaders")
+    return HLState(
+        rows=tuple(rows),
+        hands=((), ()),
+        councils=(tuple(councils[0]), tuple(councils[1])),
+        leaders=lead,
+        set_aside=tuple(ld.id for ld in cat.leaders if ld.id not in lead),
+        pile=(),
+        first_player=first_player,
+        turn=TURNS_TOTAL,
+        step=STEP_OVER,
+    )
