@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import ipaddress
 import socket
@@ -31,10 +32,8 @@ def lan_addresses() -> list[str]:
             except OSError:
                 continue
             found.append(socket.inet_ntoa(raw))
-    try:
+    with contextlib.suppress(OSError):
         found.extend(socket.gethostbyname_ex(socket.gethostname())[2])
-    except OSError:
-        pass
     usable = []
     for address in found:
         ip = ipaddress.ip_address(address)
