@@ -10,8 +10,10 @@ the public one.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
+from io import BytesIO
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -38,6 +40,7 @@ from engine.core import JSON
 from engine.registry import available_games, get_rules
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger("pecet.pages")
 
 SEAT_COOKIE = "pecet_seat_{code}"
 HOST_COOKIE = "pecet_host_{code}"
@@ -112,13 +115,10 @@ def render(template: str, lang: str, **context: Any) -> str:
 
 
 def card_strength(card_id: str) -> int:
-    """A hero's strength from its id (L1.2: faction, strength, optional letter)."""
+    """A hero's strength read from its id (L1.2: faction, strength, optional letter); only a
+    fallback for ids the view did not reveal."""
     found = re.match(r"^L?[A-Z]{2}(\d+)", card_id)
     return int(found.group(1)) if found else 0
-
-
-def card_faction(card_id: str) -> str:
-    return card_id.removeprefix("L")[:2]
 
 
 def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
@@ -148,16 +148,40 @@ def hidden_leaders_context(payload: Mapping[str, Any], seat: int | None) -> dict
         me = view.get("me") or {}
         context["me"] = me
         context["my_blocks"] = {b["slot"]: b for b in me.get("blocks", [])}
-        context["influence_total"] = sum((me.get("influence") or {}).values())
     scoring = view.get("scoring")
     if scoring:
+        strengths = revealed_strengths(view)
         context["scoring"] = scoring
-        context["score_steps"] = [score_step_context(step, names) for step in scoring["steps"]]
+        context["strengths"] = strengths
+        context["score_steps"] = [
+            score_step_context(step, names, strengths) for step in scoring["steps"]
+        ]
     return context
 
 
-def score_step_context(step: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:
-    """One faction of the L10.4 scoring, with a translated outcome label."""
+def revealed_strengths(view: Mapping[str, Any]) -> dict[str, int]:
+    """Card id → strength of every hero the finished game revealed (rows and councils)."""
+    strengths: dict[str, int] = {}
+    for row in view.get("rows", {}).values():
+        for slot in row:
+            for card in (slot.get("hero"), slot.get("blocker")):
+                if card and "card" in card:
+                    strengths[card["card"]] = int(card["strength"])
+    for council in view.get("scoring", {}).get("councils", {}).values():
+        for card in council:
+            strengths[card["card"]] = int(card["strength"])
+    return strengths
+
+
+def score_step_context(
+    step: Mapping[str, Any], names: Mapping[int, str], strengths: Mapping[str, int]
+) -> dict[str, Any]:
+    """One faction of the L10.4 scoring, with a translated outcome label (call it inside
+    :func:`i18n.use_language`)."""
+
+    def total(cards: list[str]) -> int:
+        return sum(strengths.get(c, card_strength(c)) for c in cards)
+
     outcome = step["outcome"]
     if outcome == "MAJORITY":
         winner = names.get(0 if step["influence_winner"] == "A" else 1, step["influence_winner"])
@@ -176,8 +200,8 @@ def score_step_context(step: Mapping[str, Any], names: Mapping[int, str]) -> dic
         **step,
         "label": label,
         "absent": absent,
-        "to_a_strength": sum(card_strength(c) for c in step["to_a"]),
-        "to_b_strength": sum(card_strength(c) for c in step["to_b"]),
+        "to_a_strength": total(step["to_a"]),
+        "to_b_strength": total(step["to_b"]),
     }
 
 
@@ -199,6 +223,8 @@ def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
     seat = int(payload["you"]["seat"])
+    with i18n.use_language(lang):  # the context holds translated labels too
+        game_context = hidden_leaders_context(payload, seat)
     return render(
         "fragments/phone_view.html",
         lang,
@@ -207,7 +233,7 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
         code=live.code,
         you=payload["you"],
         prompt=payload.get("prompt"),
-        **hidden_leaders_context(payload, seat),
+        **game_context,
         **outcome_context(payload),
     )
 
@@ -215,6 +241,8 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
 def render_board_view(
     live: LiveRoom, payload: JSON, lang: str, *, host: bool, join_url: str
 ) -> str:
+    with i18n.use_language(lang):
+        game_context = hidden_leaders_context(payload, None)
     return render(
         "fragments/board_view.html",
         lang,
@@ -223,7 +251,7 @@ def render_board_view(
         code=live.code,
         host=host,
         join_url=join_url,
-        **hidden_leaders_context(payload, None),
+        **game_context,
         **outcome_context(payload),
     )
 
@@ -246,6 +274,15 @@ def join_url_for(settings: Settings, code: str) -> str:
 def render_fragment(live: LiveRoom, payload: JSON, connection: Connection) -> str:
     """The hub's HTML renderer: a full fragment for a view, a small one for an error."""
     lang = i18n.normalize_language(connection.lang) or i18n.DEFAULT_LANGUAGE
+    try:
+        return _render_for_connection(live, payload, connection, lang)
+    except Exception:  # a page must never take the hub down; the next view may render
+        log.exception("could not render the %s fragment of room %s", connection.format, live.code)
+        failure = {"code": "render_failed", "detail": "The page could not be drawn; reload it."}
+        return render_error(live, failure, lang, board=connection.is_board)
+
+
+def _render_for_connection(live: LiveRoom, payload: JSON, connection: Connection, lang: str) -> str:
     if payload.get("type") == "error":
         return render_error(live, payload, lang, board=connection.is_board)
     if connection.is_board:
@@ -399,9 +436,7 @@ async def join_link(request: Request, code: str) -> HTMLResponse:
 
 
 @router.post("/join", response_class=HTMLResponse)
-async def join(
-    request: Request, code: str = Form(""), name: str = Form("")
-) -> Response:
+async def join(request: Request, code: str = Form(""), name: str = Form("")) -> Response:
     typed_code, typed_name = code, name
     code = clean_code(code)
     rooms = rooms_of(request)
@@ -544,10 +579,10 @@ async def board_qr(request: Request, code: str) -> Response:
     code = clean_code(code)
     live = await rooms_of(request).room(code)
     qr = segno.make(join_url_for(request.app.state.settings, live.code), error="m")
-    svg = qr.svg_inline(scale=10, border=2, dark="#000000", light="#ffffff")
-    document = '<?xml version="1.0" encoding="utf-8"?>\n' + svg
+    buffer = BytesIO()
+    qr.save(buffer, kind="svg", scale=10, border=2, dark="#000000", light="#ffffff")
     return Response(
-        document, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
+        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"}
     )
 
 

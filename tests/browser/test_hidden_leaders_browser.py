@@ -1,0 +1,173 @@
+"""A whole Hidden Leaders Duel played by clicking: one board (TV) and two phones.
+
+Drives Debian's Chromium (``/usr/bin/chromium``) through Playwright against a real server
+process; it never downloads a browser. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+from tests.conftest import ServerProcess
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-gpu",
+]
+BOARD_SIZE = {"width": 1920, "height": 1080}
+PHONE_SIZE = {"width": 390, "height": 844}
+TIMEOUT_MS = 10_000
+
+pytestmark = pytest.mark.browser
+
+
+def launch(playwright: Playwright) -> Browser:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (`make` installs it); "
+            "the browser tests never download a browser."
+        )
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
+def whose_turn(phones: dict[str, Page]) -> tuple[str, Page]:
+    """The phone that shows a TAKE form now (polls until one does)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        for name, page in phones.items():
+            if page.locator("form.take-form").count():
+                return name, page
+        time.sleep(0.05)
+    raise AssertionError("neither phone shows a TAKE form")
+
+
+def play_turn(page: Page, turn: int) -> None:
+    """TAKE 2 (tick two takeable slots), then RETURN 2 and PLACE 1, all by tapping."""
+    take = page.locator("form.take-form")
+    count = int(take.get_attribute("data-take-count") or "2")
+    picks = take.locator("label.pick")
+    # Vary which heroes are taken a little from turn to turn.
+    start = (turn * 3) % max(1, picks.count() - count)
+    for index in range(start, start + count):
+        picks.nth(index).click()
+    take.locator('button[type="submit"]').click()
+
+    place = page.locator("form.place-form")
+    place.wait_for(timeout=TIMEOUT_MS)
+    for group in place.locator("[data-card-group]").all():
+        group.locator("label.pick-card:not(:has(input:disabled))").first.click()
+    if turn % 4 == 3:  # now and then block a hero instead of recruiting into the council
+        place.locator(".targets label.pick").first.click()
+    place.locator('button[type="submit"]').click()
+    place.wait_for(state="detached", timeout=TIMEOUT_MS)
+
+
+def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) -> None:
+    started = time.monotonic()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board_context = browser.new_context(viewport=BOARD_SIZE)
+            board = board_context.new_page()
+            board.set_default_timeout(TIMEOUT_MS)
+            board.goto(server.base_url + "/")
+            board.locator('button[name="game"][value="hidden_leaders"]').click()
+            board.wait_for_url("**/b/*")
+            code = board.locator("[data-testid=room-code]").inner_text().strip()
+            assert len(code) == 4
+            expect(board.locator("[data-testid=join-url]")).to_contain_text(f"/j/{code}")
+
+            phones: dict[str, Page] = {}
+            for name in ("Alice", "Bob"):
+                context = browser.new_context(
+                    viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
+                )
+                phone = context.new_page()
+                phone.set_default_timeout(TIMEOUT_MS)
+                phone.goto(server.base_url + "/")
+                phone.fill('input[name="code"]', code.lower())
+                phone.fill('input[name="name"]', name)
+                phone.locator("#join-form button[type=submit]").click()
+                phone.wait_for_url(f"**/r/{code}")
+                expect(phone.locator(".lobby-card")).to_be_visible()
+                expect(board.locator("[data-testid=seats]")).to_contain_text(name)
+                phones[name] = phone
+
+            # Bob's phone switches to Czech: the seat's language over the socket, and a cookie.
+            bob = phones["Bob"]
+            bob.locator('form[data-set-lang="cs"] button').click()
+            expect(bob.locator(".lobby-card h1")).to_have_text("Jste ve hře!")
+            assert {"name": "pecet_lang", "value": "cs"}.items() <= next(
+                c for c in bob.context.cookies() if c["name"] == "pecet_lang"
+            ).items()
+
+            board.screenshot(path=str(artifacts / "board-lobby.png"))
+            for name, phone in phones.items():
+                phone.screenshot(path=str(artifacts / f"phone-{name.lower()}-lobby.png"))
+
+            board.locator("[data-testid=start]").click()
+            expect(board.locator(".table")).to_be_visible()
+
+            for turn in range(1, 15):
+                name, phone = whose_turn(phones)
+                play_turn(phone, turn)
+                if turn < 14:
+                    expect(board.locator("[data-testid=turn]")).to_have_text(str(turn + 1))
+                if turn == 7:
+                    board.screenshot(path=str(artifacts / "board-mid-game.png"))
+                    for other_name, other in phones.items():
+                        other.screenshot(
+                            path=str(artifacts / f"phone-{other_name.lower()}-mid-game.png"),
+                            full_page=True,
+                        )
+                if turn == 8:
+                    # Reload a phone mid-game: it comes back to its seat, with its hand.
+                    phone.reload()
+                    expect(phone.locator(".ph-name")).to_have_text(name)
+                    expect(phone.locator("[data-testid=hand] .chip")).not_to_have_count(0)
+                    expect(phone.locator("[data-testid=turn-banner]")).to_be_visible()
+                if turn == 9:
+                    # Cookie gone (a phone that cleared it): the saved token in localStorage
+                    # brings the phone back to its seat through the join link.
+                    phone.context.clear_cookies()
+                    phone.goto(f"{server.base_url}/r/{code}")
+                    phone.wait_for_url(f"**/r/{code}")
+                    expect(phone.locator(".ph-name")).to_have_text(name)
+                    expect(phone.locator("form.take-form")).to_have_count(0)
+
+            # The end: the board plays out the scoring, then the banner; the phones show it.
+            expect(board.locator(".scoring")).to_be_visible()
+            banner = board.locator("[data-testid=banner]")
+            text = banner.text_content() or ""
+            assert "Emperor" in text or "Rematch" in text
+            for phone in phones.values():
+                expect(phone.locator("#phone-result")).to_be_visible()
+            strength_a = board.locator("[data-testid=strength-a]").inner_text()
+            strength_b = board.locator("[data-testid=strength-b]").inner_text()
+            alice_strength = phones["Alice"].locator("[data-testid=my-strength]").inner_text()
+            bob_strength = phones["Bob"].locator("[data-testid=my-strength]").inner_text()
+            assert {alice_strength, bob_strength} == {strength_a, strength_b} or (
+                alice_strength == bob_strength == strength_a == strength_b
+            )
+            expect(board.locator(".final")).to_have_css("opacity", "1", timeout=15_000)
+            board.screenshot(path=str(artifacts / "board-final.png"))
+            for name, phone in phones.items():
+                phone.screenshot(
+                    path=str(artifacts / f"phone-{name.lower()}-final.png"), full_page=True
+                )
+
+            # Ready on both phones starts the next game in the same room (L7.3, L2.4).
+            for phone in phones.values():
+                phone.locator("[data-testid=ready]").click()
+            expect(board.locator(".table")).to_be_visible()
+            expect(board.locator("[data-testid=turn]")).to_have_text("1")
+        finally:
+            browser.close()
+    assert time.monotonic() - started < 120

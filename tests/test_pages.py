@@ -1,0 +1,493 @@
+"""The HTML pages: join and host forms, the board, the phone page and its websocket fragments."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+from app.config import PROJECT_DIR
+from app.pages import translate_form
+from engine.registry import available_games
+
+LOCALE = PROJECT_DIR / "locale"
+HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
+
+
+def host_room(client: TestClient) -> tuple[str, str]:
+    """A Hidden Leaders room hosted through the page; returns the code and the host token."""
+    response = client.post("/host", data={"game": "hidden_leaders"}, follow_redirects=False)
+    assert response.status_code == 303
+    code = response.headers["location"].rsplit("/", 1)[-1]
+    return code, response.cookies[f"pecet_host_{code}"]
+
+
+def join_api(client: TestClient, code: str, name: str) -> str:
+    response = client.post(f"/api/rooms/{code}/seats", json={"name": name})
+    assert response.status_code == 201, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+def started_room(client: TestClient) -> tuple[str, str, list[str]]:
+    code, host_token = host_room(client)
+    tokens = [join_api(client, code, "Alice"), join_api(client, code, "Bob")]
+    response = client.post(
+        f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host_token}"}
+    )
+    assert response.status_code == 200
+    return code, host_token, tokens
+
+
+def my_view(client: TestClient, code: str, token: str) -> dict[str, Any]:
+    response = client.get(f"/api/rooms/{code}/me", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200
+    view: dict[str, Any] = response.json()
+    return view
+
+
+def hand_ids(client: TestClient, code: str, token: str) -> list[str]:
+    return [card["card"] for card in my_view(client, code, token)["view"]["me"]["hand"]]
+
+
+# ------------------------------------------------------------------ start page, join, host
+
+
+def test_index_has_the_join_form_and_only_playable_games(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert 'name="code"' in response.text
+    assert 'name="name"' in response.text
+    assert "Host a new game" in response.text
+    offered = set(re.findall(r'name="game" value="([a-z_]+)"', response.text))
+    assert offered == set(available_games())
+
+
+def test_joining_by_form_sets_the_seat_cookie_and_opens_the_phone(client: TestClient) -> None:
+    code, _host = host_room(client)
+    response = client.post(
+        "/join", data={"code": f" {code.lower()} ", "name": "Alice"}, follow_redirects=False
+    )
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/r/{code}"
+    token = response.cookies[f"pecet_seat_{code}"]
+    assert my_view(client, code, token)["you"]["name"] == "Alice"
+    phone = client.get(f"/r/{code}")
+    assert phone.status_code == 200
+    assert 'id="phone-view"' in phone.text
+    assert f"/ws/rooms/{code}?token=" in phone.text and "format=html" in phone.text
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "message"),
+    [
+        ("", 422, "Please enter your name."),
+        ("x" * 30, 422, "Names are at most 24 characters."),
+        ("Alice", 409, "That name is taken in this room."),
+    ],
+)
+def test_bad_names_keep_the_typed_values(
+    client: TestClient, name: str, status: int, message: str
+) -> None:
+    code, _host = host_room(client)
+    join_api(client, code, "Alice")
+    response = client.post("/join", data={"code": code.lower(), "name": name})
+    assert response.status_code == status
+    assert message in response.text
+    assert f'value="{code.lower()}"' in response.text
+    assert f'value="{name}"' in response.text
+
+
+def test_unknown_room_full_room_and_started_game_are_refused(client: TestClient) -> None:
+    unknown = client.post("/join", data={"code": "zzzz", "name": "Eve"})
+    assert unknown.status_code == 404
+    assert "There is no room with that code" in unknown.text
+    assert 'value="zzzz"' in unknown.text and 'value="Eve"' in unknown.text
+
+    code, host_token = host_room(client)
+    join_api(client, code, "Alice")
+    join_api(client, code, "Bob")
+    full = client.post("/join", data={"code": code, "name": "Eve"})
+    assert full.status_code == 409
+    assert "This room is full." in full.text
+
+    client.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host_token}"})
+    started = client.post("/join", data={"code": code, "name": "Eve"})
+    assert started.status_code == 409
+    assert "already started" in started.text
+
+
+def test_empty_code_is_a_clear_4xx(client: TestClient) -> None:
+    response = client.post("/join", data={"code": "  ", "name": "Eve"})
+    assert response.status_code == 422
+    assert "4-letter room code" in response.text
+
+
+def test_join_link_prefills_the_code(client: TestClient) -> None:
+    code, _host = host_room(client)
+    response = client.get(f"/j/{code.lower()}")
+    assert response.status_code == 200
+    assert f'value="{code}"' in response.text
+    assert client.get("/j/QQQQ").status_code == 404
+
+
+def test_phone_page_without_a_seat_cookie_redirects_to_join(client: TestClient) -> None:
+    code, _host = host_room(client)
+    response = client.get(f"/r/{code}", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/j/{code}"
+    client.cookies.set(f"pecet_seat_{code}", "not-a-real-token")
+    response = client.get(f"/r/{code}", follow_redirects=False)
+    assert response.headers["location"] == f"/j/{code}"
+
+
+def test_a_saved_token_restores_the_seat_cookie(client: TestClient) -> None:
+    code, _host = host_room(client)
+    token = join_api(client, code, "Alice")
+    restored = client.post(f"/r/{code}/restore", data={"token": token}, follow_redirects=False)
+    assert restored.status_code == 303
+    assert restored.cookies[f"pecet_seat_{code}"] == token
+    refused = client.post(f"/r/{code}/restore", data={"token": "stale"}, follow_redirects=False)
+    assert refused.status_code == 401
+    assert f'data-forget-seat="{code}"' in refused.text
+
+
+# ------------------------------------------------------------------ board
+
+
+def test_board_shows_the_code_the_join_url_and_a_qr_code(client: TestClient) -> None:
+    code, _host = host_room(client)
+    board = client.get(f"/b/{code}")
+    assert board.status_code == 200
+    assert code in board.text
+    assert f"/j/{code}" in board.text
+    assert f"/ws/rooms/{code}/board?" in board.text and "host=" in board.text
+    assert "Start the game" in board.text  # the host's browser gets the controls
+
+    qr = client.get(f"/b/{code}/qr.svg")
+    assert qr.status_code == 200
+    assert qr.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(qr.content)
+    assert root.tag.endswith("svg")
+
+
+def test_board_without_the_host_cookie_has_no_controls(client: TestClient) -> None:
+    code, _host = host_room(client)
+    client.cookies.clear()
+    board = client.get(f"/b/{code}")
+    assert board.status_code == 200
+    assert "Start the game" not in board.text
+    assert "host=" not in board.text
+    assert client.get("/b/QQQQ").status_code == 404
+
+
+def test_host_controls_add_a_bot_move_and_start(client: TestClient) -> None:
+    code, _host = host_room(client)
+    join_api(client, code, "Alice")
+    assert client.post(f"/b/{code}/bots", follow_redirects=False).status_code == 303
+    moved = client.post(f"/b/{code}/seats/1/move", data={"to": "0"}, headers={"HX-Request": "true"})
+    assert moved.status_code == 204
+    seats = client.get(f"/api/rooms/{code}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Bot 1", "Alice"]
+    assert client.post(f"/b/{code}/start", headers={"HX-Request": "true"}).status_code == 204
+    again = client.post(f"/b/{code}/start", headers={"HX-Request": "true"})
+    assert again.status_code == 409
+    client.cookies.clear()
+    assert client.post(f"/b/{code}/bots", headers={"HX-Request": "true"}).status_code == 401
+
+
+# ------------------------------------------------------------------ languages
+
+
+def test_czech_pages_speak_czech(client: TestClient) -> None:
+    switched = client.get("/lang/cs?next=/", follow_redirects=False)
+    assert switched.status_code == 303
+    assert switched.cookies["pecet_lang"] == "cs"
+    client.cookies.set("pecet_lang", "cs")
+    page = client.get("/")
+    assert "Připojit se ke hře" in page.text
+    assert "Založit novou hru" in page.text
+    assert '<html lang="cs">' in page.text
+
+
+def test_accept_language_picks_czech(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "cs-CZ,cs;q=0.9,en;q=0.8"})
+    assert "Kód místnosti" in page.text
+
+
+def test_czech_catalog_is_complete_and_not_fuzzy() -> None:
+    with (LOCALE / "cs" / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        czech = read_po(source)
+    with (LOCALE / "en" / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        english = read_po(source)
+    messages = [m for m in czech if m.id]
+    assert messages
+    assert [m.id for m in messages if not m.string] == []
+    assert [m.id for m in messages if m.fuzzy] == []
+    assert not czech.fuzzy
+    assert {m.id for m in messages} == {m.id for m in english if m.id}
+
+
+def test_catalogs_cover_every_message_in_the_code(tmp_path: Path) -> None:
+    """``pybabel extract`` finds nothing the catalogs lack (run it again after new text)."""
+    pot = tmp_path / "messages.pot"
+    subprocess.run(
+        [
+            str(Path(sys.executable).with_name("pybabel")),
+            "extract",
+            "-F",
+            "babel.cfg",
+            "-o",
+            str(pot),
+            "--ignore-dirs",
+            ".venv .git test-artifacts data node_modules",
+            ".",
+        ],
+        cwd=PROJECT_DIR,
+        check=True,
+        capture_output=True,
+    )
+    with pot.open("rb") as source:
+        wanted = {m.id for m in read_po(source) if m.id}
+    with (LOCALE / "cs" / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        have = {m.id for m in read_po(source) if m.id}
+    assert sorted(wanted - have) == []
+
+
+# ------------------------------------------------------------------ websocket fragments
+
+
+def form_frame(**fields: Any) -> str:
+    return json.dumps({**fields, "HEADERS": HTMX_HEADERS})
+
+
+def test_phone_fragments_hold_only_the_seats_own_secrets(client: TestClient) -> None:
+    code, _host, tokens = started_room(client)
+    hands = [hand_ids(client, code, t) for t in tokens]
+    for seat, token in enumerate(tokens):
+        with client.websocket_connect(f"/ws/rooms/{code}?token={token}&format=html") as ws:
+            html = ws.receive_text()
+        assert 'id="phone-view"' in html
+        assert 'id="phone-error"' in html
+        for card in hands[1 - seat]:
+            assert card not in html, f"seat {seat} sees {card} of the other hand"
+
+
+def test_board_fragment_never_holds_a_hand_card(client: TestClient) -> None:
+    code, _host, tokens = started_room(client)
+    secret = [c for t in tokens for c in hand_ids(client, code, t)]
+    with client.websocket_connect(f"/ws/rooms/{code}/board?format=html") as ws:
+        html = ws.receive_text()
+    assert 'id="board-view"' in html
+    assert 'data-testid="turn"' in html
+    for card in secret:
+        assert card not in html
+
+
+def test_a_whole_turn_through_form_frames(client: TestClient) -> None:
+    code, _host, tokens = started_room(client)
+    first = next(
+        seat for seat, t in enumerate(tokens) if my_view(client, code, t)["prompt"] is not None
+    )
+    token, other = tokens[first], tokens[1 - first]
+    other_hand = hand_ids(client, code, other)
+    with client.websocket_connect(f"/ws/rooms/{code}?token={token}&format=html") as ws:
+        assert "take-form" in ws.receive_text()
+
+        # An illegal TAKE (one slot): the engine's message, and the page stays as it is.
+        ws.send_text(form_frame(action="take", slot="A1"))
+        error = ws.receive_text()
+        assert error.lstrip().startswith('<div id="phone-error"')
+        assert "phone-view" not in error
+        assert "2" in error
+
+        ws.send_text(form_frame(action="take", slot=["A1", "B7"]))
+        html = ws.receive_text()
+        assert "place-form" in html
+        for card in other_hand:
+            assert card not in html
+        prompt = my_view(client, code, token)["prompt"]
+        assert prompt["kind"] == "place" and prompt["open_slots"] == ["A1", "B7"]
+        hand = prompt["hand"]
+        for card in hand:
+            assert f'value="{card}"' in html  # the seat's own hand is selectable
+
+        ws.send_text(
+            form_frame(
+                action="place",
+                return_A1=hand[0],
+                return_B7=hand[1],
+                place_card=hand[2],
+                place_target="B3",
+            )
+        )
+        html = ws.receive_text()
+        assert "take-form" not in html and "place-form" not in html
+        assert "Waiting for" in html
+    view = my_view(client, code, token)["view"]
+    assert [b["slot"] for b in view["me"]["blocks"]] == ["B3"]
+
+
+def test_ready_and_language_frames(client: TestClient) -> None:
+    code, _host, tokens = started_room(client)
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}&format=html") as ws:
+        ws.receive_text()
+        ws.send_text(form_frame(action="lang", lang="cs"))
+        html = ws.receive_text()
+        assert "Čekáme na hráče" in html or "Jste na tahu" in html
+        ws.send_text(form_frame(action="ready"))
+        error = ws.receive_text()
+        assert 'id="phone-error"' in error and "not over" in error
+    assert my_view(client, code, tokens[0])["you"]["lang"] == "cs"
+
+
+def test_translate_form_builds_protocol_messages() -> None:
+    live: Any = None
+    assert translate_form(live, {"action": "take", "slot": ["A1", "B3"]}) == {
+        "type": "order",
+        "order": {"type": "take", "slots": ["A1", "B3"]},
+    }
+    assert translate_form(live, {"action": "take", "slot": "A1"})["order"]["slots"] == ["A1"]
+    council = translate_form(
+        live,
+        {
+            "action": "place",
+            "return_A1": "WF1",
+            "return_B3": "UD2a",
+            "place_card": "IA3a",
+            "place_target": "council",
+        },
+    )
+    assert council == {
+        "type": "order",
+        "order": {
+            "type": "place",
+            "returns": {"A1": "WF1", "B3": "UD2a"},
+            "placement": {"to": "council", "card": "IA3a"},
+        },
+    }
+    block = translate_form(live, {"action": "place", "place_card": "HT4", "place_target": "B2"})
+    assert block["order"]["placement"] == {"to": "block", "card": "HT4", "slot": "B2"}
+    assert translate_form(live, {"action": "ready"}) == {"type": "ready"}
+    assert translate_form(live, {"action": "lang", "lang": "cs"}) == {"type": "lang", "lang": "cs"}
+    assert translate_form(live, {}) == {"type": "sync"}
+
+
+# ------------------------------------------------------------------ scoring (L10.4)
+
+
+def e1_final_state() -> Any:
+    """L8 E1: B wins 29 to 11; A has no presence in UD."""
+    from engine.hidden_leaders import final_state
+
+    return final_state(
+        ["LIA4", "LHT3"],
+        [
+            ["IA5", "IA2a", "WF4", "WF1", "HT2a", "HT1"],
+            ["HT5", "HT4", "WF3a", "WF2a", "UD3a", "IA1"],
+        ],
+        "A1 IA4 · A2 HT3a · A3 UD5+IA3a · A4 WF2b · A5 HT3b · A6 UD1+UD2b · A7 UD2a",
+        "B1 IA3b · B2 WF5 · B3 HT2b · B4 UD4 · B5 IA2b · B6 WF3b · B7 UD3b",
+        block_owners={"A3": 1, "A6": 0},
+    )
+
+
+def e4_final_state() -> Any:
+    """L8 E4: armies tied at 19 with 7 heroes each, a rematch."""
+    from engine.hidden_leaders import final_state
+
+    return final_state(
+        ["LHT3", "LIA4"],
+        [
+            ["IA5", "HT2b", "WF1", "UD5", "UD1", "IA1", "WF3b"],
+            ["IA4", "HT5", "HT3b", "WF2b", "UD3a", "UD3b", "UD4"],
+        ],
+        "IA3a · HT4 · WF5 · UD2a · IA2a · HT1 · WF2a",
+        "WF4 · IA3b · HT3a · UD2b · WF3a · HT2a · IA2b",
+    )
+
+
+def finished_payload(seat: int | None, state: Any = None) -> dict[str, Any]:
+    """A finished game as the room service's payload (default: the L8 E1 position)."""
+    from engine.hidden_leaders import RULES
+
+    state = state if state is not None else e1_final_state()
+    payload: dict[str, Any] = {
+        "code": "ABCD",
+        "game": "hidden_leaders",
+        "status": "finished",
+        "seats": [
+            {"seat": 0, "name": "Alice", "bot": False},
+            {"seat": 1, "name": "Bob", "bot": False},
+        ],
+        "min_players": 2,
+        "max_players": 2,
+        "match": 1,
+        "outcome": RULES.outcome(state),
+        "ready": [1],
+        "view": RULES.view(state, seat),
+    }
+    if seat is not None:
+        payload["you"] = {"seat": seat, "name": ["Alice", "Bob"][seat], "lang": "en"}
+        payload["prompt"] = None
+    return payload
+
+
+def test_board_plays_out_the_scoring_faction_by_faction() -> None:
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    html = render_board_view(live, finished_payload(None), "en", host=False, join_url="x")
+    steps = re.findall(r'data-faction="(\w\w)"', html)
+    assert steps == ["IA", "HT", "WF", "UD"]  # L6.2 order
+    assert "Count tie → nearest rows" in html  # IA
+    assert "Bob has more influence → takes Row A (more heroes)" in html  # HT, UD
+    assert "Influence tie → nearest rows" in html  # WF
+    assert "no presence: Alice" in html  # UD
+    assert 'data-testid="strength-a">11<' in html and 'data-testid="strength-b">29<' in html
+    assert "Bob is the new Emperor" in html
+    assert "Alice 7 + leader 4" in html  # IA influence 11 = council 7 + leader 4
+
+    czech = render_board_view(live, finished_payload(None), "cs", host=False, join_url="x")
+    assert "Shodný počet → každý svou nejbližší řadu" in czech
+    assert "Bob je nový císař" in czech
+
+
+def test_phone_shows_its_army_and_the_ready_button() -> None:
+    from types import SimpleNamespace
+
+    from app.pages import render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    alice = render_phone_view(live, finished_payload(0), "en")
+    assert 'data-testid="my-strength">11<' in alice
+    assert "Bob is the new Emperor" in alice
+    assert 'data-testid="ready"' in alice and "Bob is ready." in alice
+    bob = render_phone_view(live, finished_payload(1), "cs")
+    assert "Jste nový císař!" in bob
+    assert "Připraveno! Čekáme na hráče Alice" in bob
+
+
+def test_a_full_tie_is_a_rematch_on_board_and_phone() -> None:
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view, render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    board = render_board_view(
+        live, finished_payload(None, e4_final_state()), "en", host=True, join_url="x"
+    )
+    assert "Rematch!" in board and "Emperor" not in board
+    assert "/b/ABCD/again" in board  # the host may start the next game at once
+    phone = render_phone_view(live, finished_payload(0, e4_final_state()), "cs")
+    assert "Odveta!" in phone and "Připraven(a) na odvetu" in phone
