@@ -1,0 +1,438 @@
+"""The simple bot of G16: it reads only ``view(state, seat)`` and the prompt, and answers
+with one of the prompt's own orders. Deterministic: every tie is broken by location order
+Y, R, B, P, G, then by the lower legion number, then by the prompt's option order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import JSON
+
+BANNER_WORTH = 3
+BANNER_WORTH_LATE = 5  # G16: a banner is worth more once the bot has 3 banners
+LATE_BANNERS = 3
+HIDDEN_WORTH = 1  # G16.5: a face-down card counts worth 1
+HIDDEN_THREAT = 1
+RECRUIT_BONUS = 4
+LEAD_BONUS = 2
+KEY_LOCATION_BONUS = 1
+KEY_LOCATIONS = ("B", "Y")  # blue carries a banner, yellow 4 VP
+PEEK_ESTIMATE = 2  # what an unseen hero from the deck is expected to be worth
+
+
+@dataclass
+class Board:
+    """The parts of a seat's view the bot reasons about."""
+
+    me: int
+    opponent: int
+    order: list[str]
+    mine: dict[str, list[JSON]]
+    theirs: dict[str, list[JSON]]
+    my_routed: dict[str, list[JSON]]
+    tokens: dict[str, int | None]
+    hero_row: list[JSON]
+    hero_deck_count: int
+    hand: list[JSON]
+    banners: int
+    opponent_banners: int
+    leader: int | None
+    last_turn: bool
+    placed_at: str | None
+    shield_wall: int | None
+
+    @staticmethod
+    def from_view(view: JSON) -> Board:
+        me = view["me"]["seat"]
+        opponent = 1 - me
+        order = [loc["id"] for loc in view["locations"]]
+        return Board(
+            me=me,
+            opponent=opponent,
+            order=order,
+            mine={loc["id"]: loc["sides"][me]["face_up"] for loc in view["locations"]},
+            theirs={loc["id"]: loc["sides"][opponent]["face_up"] for loc in view["locations"]},
+            my_routed=view["me"]["routed"],
+            tokens={loc["id"]: loc["token"] for loc in view["locations"]},
+            hero_row=view["hero_row"],
+            hero_deck_count=view["hero_deck_count"],
+            hand=view["me"]["hand"],
+            banners=view["banners"][me],
+            opponent_banners=view["banners"][opponent],
+            leader=view["leader"],
+            last_turn=view["last_turn"],
+            placed_at=view["turn_effects"]["placed_at"][me],
+            shield_wall=view["turn_effects"]["shield_wall"],
+        )
+
+    def loc_rank(self, loc: str | None) -> int:
+        return self.order.index(loc) if loc in self.order else len(self.order)
+
+    def worth(self, card: JSON) -> int:
+        """G16: VP reward; a banner counts 3 (5 once the bot has 3 banners)."""
+        if card["banner"]:
+            return BANNER_WORTH_LATE if self.banners >= LATE_BANNERS else BANNER_WORTH
+        return int(card["vp"])
+
+    def hero_worth(self, hero: JSON) -> int:
+        if hero["banner"]:
+            return BANNER_WORTH_LATE if self.banners >= LATE_BANNERS else BANNER_WORTH
+        return int(hero["vp"])
+
+    def threat(self, card: JSON | None) -> int:
+        """G16: how many of the bot's face-up legions an attack by this leftover routs."""
+        if self.shield_wall == self.me:
+            return 0
+        if card is None:
+            return HIDDEN_THREAT
+        if card["location"] is None:
+            hit = max(len(self.mine[loc]) for loc in self.order)
+        else:
+            hit = len(self.mine[card["location"]])
+        if hit and self.tokens["R"] == self.me:  # the Shield keeps one
+            hit -= 1
+        return hit
+
+    def opponent_hits(self, card: JSON | None) -> int:
+        """How many opponent face-up legions this leftover would rout (G16.5)."""
+        if self.shield_wall == self.opponent:
+            return 0
+        if card is None:
+            return HIDDEN_THREAT
+        if card["location"] is None:
+            hit = max(len(self.theirs[loc]) for loc in self.order)
+        else:
+            hit = len(self.theirs[card["location"]])
+        if hit and self.tokens["R"] == self.opponent:  # their Shield keeps one
+            hit -= 1
+        return hit
+
+    def recruitable(self, loc: str, face_up_there: int) -> bool:
+        """Could the bot recruit after reaching ``face_up_there`` legions at ``loc``?"""
+        if face_up_there >= 3:
+            colours = [h for h in self.hero_row if h["location"] == loc]
+            if colours or self.hero_deck_count > 0:
+                return True
+        return False
+
+    def place_value(self, card: JSON, loc: str) -> int:
+        """G16.1 *place(L)* at one location."""
+        routed_there = len(self.my_routed.get(loc, []))
+        collected = routed_there if self.tokens["G"] == self.me else min(1, routed_there)
+        mine_after = len(self.mine[loc]) + 1 + collected
+        value = collected
+        covered = all((self.mine[other] or other == loc) for other in self.order)
+        if self.recruitable(loc, mine_after) or (covered and self.hero_row):
+            value += RECRUIT_BONUS
+        if mine_after > len(self.theirs[loc]) and self.tokens[loc] != self.me:
+            value += LEAD_BONUS
+            if loc in KEY_LOCATIONS:
+                value += KEY_LOCATION_BONUS
+        return value
+
+    def best_place(self, card: JSON) -> tuple[int, str]:
+        """The best location for a card (its own colour, or any for white) and its value."""
+        locations = self.order if card["location"] is None else [card["location"]]
+        scored = [(self.place_value(card, loc), -self.loc_rank(loc), loc) for loc in locations]
+        value, _, loc = max(scored)
+        return value, loc
+
+
+def _best(options: list[JSON], key: Any) -> JSON:
+    """The option with the highest key; the first one on equal keys (stable tiebreak)."""
+    best = options[0]
+    best_key = key(best)
+    for option in options[1:]:
+        k = key(option)
+        if k > best_key:
+            best, best_key = option, k
+    return best
+
+
+def choose_order(view: JSON, prompt: JSON) -> JSON:
+    board = Board.from_view(view)
+    options: list[JSON] = prompt["options"]
+    kind = prompt["kind"]
+    stratagem = _stratagem_choice(board, view, prompt)
+    if stratagem is not None:
+        return dict(stratagem["order"])
+    plain = [o for o in options if not o.get("stratagem")]
+    chooser = {
+        "seal": _choose_seal,
+        "place": _choose_place,
+        "collect": _choose_collect,
+        "recruit": _choose_recruit,
+        "peek": _choose_peek,
+        "under": _choose_under,
+        "power": _choose_power,
+        "arrange": lambda b, p, o: o[0],
+        "take": _choose_take,
+        "attack": _choose_attack,
+        "shield": _choose_shield,
+    }[kind]
+    return dict(chooser(board, prompt, plain)["order"])
+
+
+# G16.1 ---------------------------------------------------------------------------------
+
+
+def _choose_seal(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    def key(option: JSON) -> tuple[int, int]:
+        card = option["card"]
+        return board.best_place(card)[0], -card["number"]
+
+    return _best(options, key)
+
+
+# G16.2 ---------------------------------------------------------------------------------
+
+
+def _choose_place(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    _, loc = board.best_place(prompt["legion"])
+    return next(o for o in options if o["order"]["location"] == loc)
+
+
+def _choose_collect(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    collecting = [o for o in options if o["order"]["kind"] != "skip"]
+    return _best(
+        collecting,
+        lambda o: (board.worth(o["card"]), -o["card"]["number"]) if "card" in o else (0, 0),
+    )
+
+
+# G16.3 ---------------------------------------------------------------------------------
+
+
+def _hero_score(board: Board, hero: JSON) -> int:
+    score = board.hero_worth(hero)
+    power = hero["power"]
+    most_theirs = max(len(v) for v in board.theirs.values())
+    most_routed = max(len(v) for v in board.my_routed.values())
+    all_routed = sum(len(v) for v in board.my_routed.values())
+    bonus = {
+        "take_token": hero["token"] is not None and board.tokens[hero["token"]] != board.me,
+        "rout_location": most_theirs >= 2,
+        "flip_location": most_routed >= 2,
+        "flip_all": all_routed >= 2,
+    }
+    if bonus.get(power or "", False):
+        score += 1
+    return score
+
+
+def _choose_recruit(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    def key(option: JSON) -> int:
+        order = option["order"]
+        if order["kind"] == "skip":
+            return -1
+        if order["kind"] == "peek":
+            return PEEK_ESTIMATE
+        return _hero_score(board, option["hero"])
+
+    return _best(options, key)
+
+
+def _choose_peek(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    # Keep the better hero; the other goes to the bottom (G16.3).
+    def key(option: JSON) -> tuple[int, int]:
+        return _hero_score(board, option["hero"]), option["order"]["other"] == "bottom"
+
+    return _best(options, key)
+
+
+def _choose_under(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    cards: dict[str, tuple[JSON, str]] = {}
+    for loc in board.order:
+        for card in board.mine[loc]:
+            cards[card["id"]] = (card, loc)
+
+    def key(option: JSON) -> tuple[int, int, int]:
+        pair = option["order"]["legions"]
+        worth = sum(board.worth(cards[c][0]) for c in pair)
+        # Then prefer taking from locations where the bot keeps another face-up legion.
+        keeps = 0
+        for c in pair:
+            loc = cards[c][1]
+            if len(board.mine[loc]) - sum(1 for d in pair if cards[d][1] == loc) > 0:
+                keeps += 1
+        return worth, keeps, -sum(cards[c][0]["number"] for c in pair)
+
+    return _best(options, key)
+
+
+# G16.4 ---------------------------------------------------------------------------------
+
+
+def _choose_power(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    usable = [o for o in options if o["order"]["kind"] != "skip"]
+    skip = next(o for o in options if o["order"]["kind"] == "skip")
+    power = prompt["hero"]["power"]
+    if not usable:
+        return skip
+    if power == "rout_location":
+        return _best(usable, lambda o: _rout_key(board, o["order"]["location"]))
+    if power == "rout_one":
+        where = {c["id"]: loc for loc in board.order for c in board.theirs[loc]}
+        return _best(usable, lambda o: _rout_key(board, where[o["order"]["legion"]]))
+    if power == "flip_location":
+        return _best(
+            usable,
+            lambda o: (
+                len(board.my_routed[o["order"]["location"]]),
+                -board.loc_rank(o["order"]["location"]),
+            ),
+        )
+    if power == "move_legion":
+        return _choose_move(board, usable, skip)
+    if power == "swap_row":
+        # H03: swap only if a face-up row card beats the bot's lowest-worth hand card.
+        lowest = min(board.worth(c) for c in board.hand)
+        worst_hand = [o for o in usable if board.worth(o["hand_card"]) == lowest]
+        best = _best(
+            worst_hand,
+            lambda o: (board.worth(o["row_card"]), -o["hand_card"]["number"]),
+        )
+        return best if board.worth(best["row_card"]) > lowest else skip
+    if power == "sow":
+        hand = {c["id"]: c for c in board.hand}
+        return _best(
+            usable,
+            lambda o: (
+                board.place_value(hand[o["order"]["legion"]], o["order"]["location"]),
+                -board.loc_rank(o["order"]["location"]),
+                -hand[o["order"]["legion"]]["number"],
+            ),
+        )
+    return usable[0]
+
+
+def _rout_key(board: Board, loc: str) -> tuple[int, bool, int]:
+    return len(board.theirs[loc]), board.tokens[loc] == board.opponent, -board.loc_rank(loc)
+
+
+def _choose_move(board: Board, usable: list[JSON], skip: JSON) -> JSON:
+    """H12: from the location with the largest lead to a tied location (G16.4)."""
+    leads = {loc: len(board.mine[loc]) - len(board.theirs[loc]) for loc in board.order}
+    sources = [loc for loc in board.order if board.mine[loc]]
+    if not sources:
+        return skip
+    source = max(sources, key=lambda loc: (leads[loc], -board.loc_rank(loc)))
+    tied = [loc for loc in board.order if leads[loc] == 0 and loc != source]
+    if not tied:
+        return skip  # G16.4 names no other target
+    moving = {c["id"] for c in board.mine[source]}
+    for option in usable:
+        if option["order"]["legion"] in moving and option["order"]["location"] == tied[0]:
+            return option
+    return skip
+
+
+# G16.5 / G16.6 / G16.8 -----------------------------------------------------------------
+
+
+def _choose_take(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    row = [o.get("card") for o in options]  # None = the face-down card
+    leader = board.leader == board.me
+
+    def key(index_option: tuple[int, JSON]) -> tuple[int, int]:
+        index, _ = index_option
+        card = row[index]
+        worth = HIDDEN_WORTH if card is None else board.worth(card)
+        rest = [c for i, c in enumerate(row) if i != index]
+        if leader:
+            value = worth - max((board.threat(c) for c in rest), default=0)
+        else:
+            value = worth + (board.opponent_hits(rest[0]) if rest else 0)
+        number = 99 if card is None else card["number"]
+        return value, -number
+
+    return _best(list(enumerate(options)), key)[1]
+
+
+def _choose_attack(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    return _best(options, lambda o: _rout_key(board, o["order"]["location"]))
+
+
+def _choose_shield(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    return _best(options, lambda o: (board.worth(o["card"]), -o["card"]["number"]))
+
+
+# G16.7 ---------------------------------------------------------------------------------
+
+
+def _stratagem_choice(board: Board, view: JSON, prompt: JSON) -> JSON | None:
+    """Keep the stratagem (2 VP) unless one of G16.7's conditions holds now."""
+    uses = [o for o in prompt["options"] if o.get("stratagem")]
+    if not uses:
+        return None
+    sid = uses[0]["order"]["stratagem"]
+    gain = 0  # the VP-like value of using it now, for the last-turn rule
+    choice: JSON | None = None
+    if sid == "N1":
+        best = _best(
+            uses,
+            lambda o: (
+                len(board.my_routed[o["order"]["location"]]),
+                -board.loc_rank(o["order"]["location"]),
+            ),
+        )
+        flipped = len(board.my_routed[best["order"]["location"]])
+        if flipped >= 2:
+            choice, gain = best, flipped
+    elif sid == "N2":
+        loc = board.placed_at
+        if loc is not None and board.shield_wall != board.opponent and len(board.theirs[loc]) >= 2:
+            choice, gain = uses[0], len(board.theirs[loc])
+    elif sid == "N3":
+        for option in uses:
+            token = option["order"]["token"]
+            if token == "B" and board.opponent_banners >= 4:
+                choice, gain = option, 5
+                break
+            if token == "Y":
+                choice, gain = option, 4
+    elif sid == "K1":
+        if prompt["kind"] == "take" and board.leader == board.me:
+            plain = [o for o in prompt["options"] if not o.get("stratagem")]
+            taken = plain.index(_choose_take(board, prompt, plain))
+            rest = [o.get("card") for i, o in enumerate(plain) if i != taken]
+            threat = max((board.threat(c) for c in rest), default=0)
+            if threat >= 3:
+                choice, gain = uses[0], threat
+    elif sid == "K2":
+        plain = [o for o in prompt["options"] if not o.get("stratagem")]
+        can_recruit = any(o["order"]["kind"] != "skip" for o in plain)
+        if not can_recruit:
+            value = _summons_value(board)
+            if value >= 3:
+                choice, gain = uses[0], value
+    elif sid == "K3" and prompt["kind"] == "take":  # the bot's last window this turn
+        for loc in KEY_LOCATIONS:
+            mine, theirs = len(board.mine[loc]), len(board.theirs[loc])
+            if mine == theirs and mine >= 1 and board.tokens[loc] != board.me:
+                choice = uses[0]
+                gain = 4 if loc == "Y" else 2
+                if loc == "B" and board.banners + 1 >= 5:
+                    gain = 10
+    if choice is None:
+        return None
+    if board.last_turn and gain < 3:
+        return None  # G16.7: in the last turn only a gain worth at least 3 VP
+    return choice
+
+
+def _summons_value(board: Board) -> int:
+    """The best recruit K2 would open: hero VP plus the 2 legions under it."""
+    best = 0
+    for loc in board.order:
+        if len(board.mine[loc]) != 2:
+            continue
+        heroes = [h for h in board.hero_row if h["location"] == loc]
+        hero_value = max((_hero_score(board, h) for h in heroes), default=0)
+        if not heroes and board.hero_deck_count:
+            hero_value = PEEK_ESTIMATE
+        if not heroes and not board.hero_deck_count:
+            continue
+        best = max(best, hero_value + sum(board.worth(c) for c in board.mine[loc]))
+    return best

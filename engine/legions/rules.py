@@ -1,0 +1,1507 @@
+"""Legions — Necro-camp vs King (``rules/legions.md``, rules G1–G17).
+
+How a turn maps onto the protocol of ``engine.core``:
+
+* **Leadership (G4)** is the simultaneous part: both seats get a ``seal`` prompt, ``submit``
+  stores each sealed legion, ``ready`` turns true once both are sealed, and ``resolve``
+  reveals both at once and names the first player.
+* **The steps (G5, G6)** are sequential: ``state.stage`` names the one seat that decides and
+  what it decides (place, collect, recruit, ...). ``submit`` validates that seat's order
+  against its prompt and stores it; ``resolve`` plays it out and then runs every automatic
+  part (attack with a coloured leftover, end of turn, refill) until the next decision.
+
+Every prompt lists its legal options, and each option carries the exact ``order`` to send
+back, so a phone renders one big button per option and a bot picks one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations, permutations
+from typing import Any
+
+from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng
+from engine.legions.content import KING, NECRO, Content, load_content
+from engine.legions.state import (
+    LEADERSHIP,
+    OVER,
+    STEPS,
+    LegionsState,
+    PlayerState,
+    RecruitedHero,
+    RowSlot,
+    Stage,
+    TurnFlags,
+    clone,
+    state_from_json,
+    state_to_json,
+)
+
+HAND_SIZE = 3  # G2.2
+HERO_ROW_SIZE = 5  # G1.5
+BANNERS_TO_WIN = 5  # G12.1
+UNUSED_STRATAGEM_VP = 2  # G10.2
+ONE_LOCATION_ROUTE_MIN = 3  # G8.1: "at least 3"
+ROYAL_SUMMONS_MIN = 2  # G1.6 K2
+PEEK_COUNT = 2  # G8.2
+BROKER_COUNT = 3  # G1.4 H04
+HIDDEN = "hidden"  # the face-down row card in a take order (its id is secret)
+
+# Route names of a recruit order.
+ROUTE_LOCATION = "location"  # G8.1 one-location route
+ROUTE_FIVE = "five"  # G8.1 five-location route
+ROUTE_SUMMONS = "summons"  # G1.6 K2 Royal Summons, 2 legions at one location
+
+# The moments of a player's own steps at which the stratagem may be used (G10.1).
+BEFORE_STEP_1 = "place"
+AT_STEP_2 = "recruit"
+AT_STEP_3 = "take"
+
+# The order kinds a stage can ever take, for explaining why an order is refused.
+STAGE_ORDER_KINDS: dict[str, tuple[str, ...]] = {
+    "seal": ("seal",),
+    "place": ("place",),
+    "collect": ("collect", "collect_all", "skip"),
+    "recruit": ("recruit", "peek", "skip"),
+    "peek": ("choose_hero",),
+    "under": ("under",),
+    "power": ("power", "skip"),
+    "arrange": ("arrange",),
+    "take": ("take",),
+    "attack": ("attack",),
+    "shield": ("shield",),
+}
+
+KNOWN_OPTIONS = frozenset({"sides", "first_player"})
+
+
+def _reward_text(vp: int, banner: bool) -> str:
+    if banner:
+        return "banner"
+    return f"{vp} VP" if vp else "no reward"
+
+
+class LegionsRules:
+    """The Legions rules object (``engine.legions.RULES``)."""
+
+    info = GameInfo(id="legions", name="Legions", min_players=2, max_players=2, simultaneous=True)
+
+    def __init__(self, content: Content | None = None) -> None:
+        self.content = content or load_content()
+        self.order = self.content.location_order
+
+    # ------------------------------------------------------------------ protocol: setup
+
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> LegionsState:
+        """G2. Options: ``sides`` — ``"random"`` (default, G2.3: the server assigns them) or
+        a list giving the side of seat 0 and seat 1, e.g. ``["necro", "king"]``;
+        ``first_player`` — the seat dealt first (G2.2 "the seat that joined first"),
+        default 0; a series alternates it so neither seat always gets the first deal."""
+        if seats != 2:
+            raise ValueError("Legions is a game for exactly 2 players.")
+        unknown = set(options) - KNOWN_OPTIONS
+        if unknown:
+            raise ValueError(f"Unknown Legions options: {sorted(unknown)}")
+        deal_first = options.get("first_player", 0)
+        if deal_first not in (0, 1):
+            raise ValueError("first_player must be 0 or 1.")
+        sides_option = options.get("sides", "random")
+        rng = Rng.from_seed(seed)
+
+        # G2.2: shuffle, then 3 to the first seat, 3 to the other, then the row (G2.5).
+        deck = rng.shuffled(sorted(self.content.legions))
+        hands: list[list[str]] = [[], []]
+        hands[deal_first] = deck[0:HAND_SIZE]
+        hands[1 - deal_first] = deck[HAND_SIZE : 2 * HAND_SIZE]
+        row_cards = deck[2 * HAND_SIZE : 3 * HAND_SIZE]
+        deck = deck[3 * HAND_SIZE :]
+        legion_row = [
+            RowSlot(row_cards[0], True),
+            RowSlot(row_cards[1], True),
+            RowSlot(row_cards[2], False),
+        ]
+        heroes = rng.shuffled(sorted(self.content.heroes))  # G2.6
+
+        if sides_option == "random":
+            necro_seat = rng.below(2)
+            sides = [NECRO, KING] if necro_seat == 0 else [KING, NECRO]
+        elif (
+            isinstance(sides_option, list | tuple)
+            and len(sides_option) == 2
+            and set(sides_option) == {NECRO, KING}
+        ):
+            sides = list(sides_option)
+        else:
+            raise ValueError('sides must be "random", ["necro", "king"] or ["king", "necro"].')
+
+        players: list[PlayerState] = []
+        for seat in (0, 1):
+            pool = self.content.stratagems_of(sides[seat])
+            players.append(
+                PlayerState(
+                    side=sides[seat],
+                    hand=hands[seat],
+                    stratagem=rng.choice(pool),  # G2.4: 1 of 3 at random
+                    stratagem_used=False,
+                    face_up={loc: [] for loc in self.order},
+                    routed={loc: [] for loc in self.order},
+                )
+            )
+        return LegionsState(
+            rng=rng.state,
+            turn=1,
+            phase=LEADERSHIP,
+            players=players,
+            tokens=dict.fromkeys(self.order),
+            legion_row=legion_row,
+            legion_deck=deck,
+            hero_row=heroes[:HERO_ROW_SIZE],
+            hero_deck=heroes[HERO_ROW_SIZE:],
+            flags=TurnFlags(deck_at_start=len(deck)),
+            deal_first=deal_first,
+        )
+
+    # ------------------------------------------------------------------ protocol: orders
+
+    def prompt(self, state: LegionsState, seat: int) -> JSON | None:
+        if state.phase == OVER or seat not in (0, 1):
+            return None
+        if state.phase == LEADERSHIP:
+            player = state.players[seat]
+            if player.sealed is not None:
+                return None  # G4.1: a sealed choice is final
+            return {
+                "kind": "seal",
+                "seat": seat,
+                "title": "Seal a legion: the lower number leads this turn",
+                "options": [
+                    self._option(
+                        f"Seal {self._card_label(card)}",
+                        {"kind": "seal", "legion": card},
+                        card=self._card_json(card),
+                    )
+                    for card in self._by_number(player.hand)
+                ],
+            }
+        stage = state.stage
+        if stage is None or stage.seat != seat or state.pending is not None:
+            return None
+        return self._stage_prompt(state, stage)
+
+    def submit(self, state: LegionsState, seat: int, order: Mapping[str, Any]) -> LegionsState:
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn(self._not_your_turn_message(state, seat))
+        if not isinstance(order, Mapping) or not isinstance(order.get("kind"), str):
+            raise IllegalOrder("The order must be an object with a kind.", code="bad_order")
+        matched = self._match(prompt, order)
+        if matched is None:
+            raise self._explain(state, seat, prompt, order)
+        new = clone(state)
+        if new.phase == LEADERSHIP:
+            player = new.players[seat]
+            player.hand.remove(matched["legion"])
+            player.sealed = matched["legion"]
+        else:
+            new.pending = matched
+        return new
+
+    def ready(self, state: LegionsState) -> bool:
+        if state.phase == LEADERSHIP:
+            return all(p.sealed is not None for p in state.players)
+        return state.phase == STEPS and state.pending is not None
+
+    def resolve(self, state: LegionsState) -> tuple[LegionsState, list[Event]]:
+        if not self.ready(state):
+            raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
+        new = clone(state)
+        events: list[Event] = []
+        if new.phase == LEADERSHIP:
+            self._reveal(new, events)
+        else:
+            order = new.pending
+            assert order is not None
+            new.pending = None
+            self._apply(new, order, events)
+        return new, events
+
+    def outcome(self, state: LegionsState) -> JSON | None:
+        if state.phase != OVER or state.result is None:
+            return None
+        result = dict(state.result)
+        result["winners"] = [result["winner"]]
+        result["side_of_seat"] = [p.side for p in state.players]
+        return result
+
+    def to_json(self, state: LegionsState) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, raw: Mapping[str, Any]) -> LegionsState:
+        return state_from_json(dict(raw))
+
+    def bot_order(self, state: LegionsState, seat: int, style: str = "default") -> JSON:
+        from engine.legions.bot import choose_order
+
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn(self._not_your_turn_message(state, seat))
+        return choose_order(self.view(state, seat), prompt)
+
+    def random_order(self, state: LegionsState, seat: int, rng: Rng) -> JSON:
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn(self._not_your_turn_message(state, seat))
+        return dict(rng.choice(prompt["options"])["order"])
+
+    # ------------------------------------------------------------------ scoring helpers
+
+    def banners(self, state: LegionsState, seat: int) -> int:
+        """G11.2: banner legions under heroes, banner heroes, the blue token."""
+        player = state.players[seat]
+        count = sum(1 for h in player.heroes if self.content.heroes[h.hero].banner)
+        count += sum(
+            1 for h in player.heroes for card in h.legions if self.content.legions[card].banner
+        )
+        count += sum(
+            1
+            for loc, holder in state.tokens.items()
+            if holder == seat and self.content.locations[loc].token_banner
+        )
+        return count
+
+    def score_breakdown(self, state: LegionsState, seat: int) -> JSON:
+        """G13.1, public at any time (G13.4)."""
+        player = state.players[seat]
+        heroes = []
+        for recruited in player.heroes:
+            hero = self.content.heroes[recruited.hero]
+            legions_vp = sum(self.content.legions[c].vp for c in recruited.legions)
+            heroes.append(
+                {
+                    "hero": hero.id,
+                    "hero_vp": hero.vp,
+                    "legions": list(recruited.legions),
+                    "legions_vp": legions_vp,
+                    "total": hero.vp + legions_vp,
+                }
+            )
+        majorities = [
+            {"location": loc, "vp": self.content.locations[loc].token_vp}
+            for loc in self.order
+            if state.tokens[loc] == seat
+        ]
+        stratagem_vp = 0 if player.stratagem_used else UNUSED_STRATAGEM_VP
+        total = stratagem_vp + sum(h["total"] for h in heroes) + sum(m["vp"] for m in majorities)
+        return {
+            "stratagem": stratagem_vp,
+            "heroes": heroes,
+            "majorities": majorities,
+            "total": total,
+        }
+
+    def score(self, state: LegionsState, seat: int) -> int:
+        return int(self.score_breakdown(state, seat)["total"])
+
+    # ------------------------------------------------------------------ views (G15)
+
+    def view(self, state: LegionsState, seat: int | None) -> JSON:
+        stage = state.stage
+        public: JSON = {
+            "game": "legions",
+            "viewer": seat,
+            "turn": state.turn,
+            "phase": state.phase,
+            "last_turn": state.flags.deck_at_start < 2,
+            "leader": state.leader,
+            "step": None
+            if stage is None
+            else {"seat": stage.seat, "kind": stage.kind, "submitted": state.pending is not None},
+            "locations": [self._location_view(state, loc) for loc in self.order],
+            "legion_row": [
+                {"face_up": True, "card": self._card_json(slot.card)}
+                if slot.face_up
+                else {"face_up": False}
+                for slot in state.legion_row
+            ],
+            "legion_deck_count": len(state.legion_deck),
+            "hero_row": [self._hero_json(h) for h in state.hero_row],
+            "hero_deck_count": len(state.hero_deck),
+            "players": [self._player_view(state, s) for s in (0, 1)],
+            "turn_effects": {
+                "shield_wall": state.flags.shield_wall,
+                "royal_summons": state.flags.royal_summons,
+                "royal_decree": state.flags.royal_decree,
+                "placed_at": list(state.flags.placed_at),
+                "recruited": list(state.flags.recruited),
+            },
+            "banners": [self.banners(state, s) for s in (0, 1)],
+            "score": [self.score(state, s) for s in (0, 1)],
+            "final": None if state.result is None else dict(state.result),
+        }
+        if seat is not None and seat in (0, 1):
+            public["me"] = self._private_view(state, seat)
+        return public
+
+    def _location_view(self, state: LegionsState, loc: str) -> JSON:
+        location = self.content.locations[loc]
+        holder = state.tokens[loc]
+        return {
+            "id": loc,
+            "name": location.name,
+            "name_ru": location.name_ru,
+            "guild": location.guild,
+            "guild_name": location.guild_name,
+            "effect": location.effect,
+            "effect_name": location.effect_name,
+            "effect_text": location.effect_text,
+            "token_vp": location.token_vp,
+            "token": holder,
+            "token_side": None if holder is None else state.players[holder].side,
+            "sides": [
+                {
+                    "seat": s,
+                    "face_up": [self._card_json(c) for c in state.players[s].face_up[loc]],
+                    "routed_count": len(state.players[s].routed[loc]),
+                }
+                for s in (0, 1)
+            ],
+        }
+
+    def _player_view(self, state: LegionsState, seat: int) -> JSON:
+        player = state.players[seat]
+        side = self.content.sides[player.side]
+        stratagem: JSON = {"used": player.stratagem_used}
+        if player.stratagem_used:  # G10.1: once used, its face is public
+            stratagem.update(self._stratagem_json(player.stratagem))
+        return {
+            "seat": seat,
+            "side": player.side,
+            "side_name": side.name,
+            "side_name_ru": side.name_ru,
+            "leads": state.leader == seat,
+            "sealed": player.sealed is not None,
+            "revealed": None if player.revealed is None else self._card_json(player.revealed),
+            "hand_count": len(player.hand),
+            "routed_count": sum(len(v) for v in player.routed.values()),
+            "heroes": [
+                {
+                    "hero": self._hero_json(h.hero),
+                    "legions": [self._card_json(c) for c in h.legions],
+                }
+                for h in player.heroes
+            ],
+            "stratagem": stratagem,
+            "banners": self.banners(state, seat),
+            "score": self.score_breakdown(state, seat),
+        }
+
+    def _private_view(self, state: LegionsState, seat: int) -> JSON:
+        player = state.players[seat]
+        face_down = next((s.card for s in state.legion_row if not s.face_up), None)
+        # G1.1 Foresight: the purple holder may look at the face-down row card at any time.
+        foresight = state.tokens[self._location_of_effect("foresight")] == seat
+        stratagem = self._stratagem_json(player.stratagem)
+        stratagem["used"] = player.stratagem_used
+        stratagem["worth"] = 0 if player.stratagem_used else UNUSED_STRATAGEM_VP
+        return {
+            "seat": seat,
+            "side": player.side,
+            "hand": [self._card_json(c) for c in self._by_number(player.hand)],
+            "sealed": None if player.sealed is None else self._card_json(player.sealed),
+            "stratagem": stratagem,
+            "routed": {loc: [self._card_json(c) for c in player.routed[loc]] for loc in self.order},
+            "row_face_down": self._card_json(face_down) if foresight and face_down else None,
+            "notes": [dict(n) for n in player.notes],
+        }
+
+    # ------------------------------------------------------------------ JSON helpers
+
+    def _card_json(self, card_id: str) -> JSON:
+        card = self.content.legions[card_id]
+        return {
+            "id": card.id,
+            "number": card.number,
+            "guild": card.guild,
+            "guild_name": card.guild_name,
+            "vp": card.vp,
+            "banner": card.banner,
+            "location": card.location,
+            "label": self._card_label(card_id),
+        }
+
+    def _card_label(self, card_id: str) -> str:
+        card = self.content.legions[card_id]
+        return f"{card.number} {card.guild_name} ({_reward_text(card.vp, card.banner)})"
+
+    def _hero_json(self, hero_id: str) -> JSON:
+        hero = self.content.heroes[hero_id]
+        return {
+            "id": hero.id,
+            "name": hero.name,
+            "name_ru": hero.name_ru,
+            "guild": hero.guild,
+            "location": hero.location,
+            "power": hero.power,
+            "token": hero.token,
+            "power_text": hero.power_text,
+            "vp": hero.vp,
+            "banner": hero.banner,
+            "label": f"{hero.name} ({hero.guild}, {_reward_text(hero.vp, hero.banner)})",
+        }
+
+    def _stratagem_json(self, stratagem_id: str) -> JSON:
+        s = self.content.stratagems[stratagem_id]
+        return {
+            "id": s.id,
+            "name": s.name,
+            "name_ru": s.name_ru,
+            "timing": s.timing,
+            "text": s.text,
+        }
+
+    def _loc_name(self, loc: str) -> str:
+        return self.content.locations[loc].name
+
+    def _location_of_effect(self, effect: str) -> str:
+        return next(loc.id for loc in self.content.locations.values() if loc.effect == effect)
+
+    def _by_number(self, cards: list[str]) -> list[str]:
+        return sorted(cards, key=lambda c: self.content.legions[c].number)
+
+    @staticmethod
+    def _option(label: str, order: JSON, **extra: Any) -> JSON:
+        return {"label": label, "order": order, **extra}
+
+    # ------------------------------------------------------------------ prompts
+
+    def _stage_prompt(self, state: LegionsState, stage: Stage) -> JSON:
+        seat = stage.seat
+        player = state.players[seat]
+        kind = stage.kind
+        prompt: JSON = {"kind": kind, "seat": seat}
+        options: list[JSON]
+        if kind == "place":
+            card = player.revealed
+            assert card is not None
+            prompt["legion"] = self._card_json(card)
+            prompt["title"] = f"Step 1: place {self._card_label(card)}"
+            options = [
+                self._option(
+                    f"Place at the {self._loc_name(loc)}", {"kind": "place", "location": loc}
+                )
+                for loc in self._legal_locations(card)
+            ]
+            options += self._stratagem_options(state, seat, BEFORE_STEP_1)
+        elif kind == "collect":
+            loc = stage.data["location"]
+            prompt["location"] = loc
+            prompt["title"] = f"Collect a routed legion at the {self._loc_name(loc)}?"
+            options = self._collect_options(state, seat, loc)
+        elif kind == "recruit":
+            prompt["title"] = "Step 2: recruit a hero?"
+            options = self._recruit_options(state, seat)
+            options.append(self._option("Don't recruit", {"kind": "skip"}))
+            options += self._stratagem_options(state, seat, AT_STEP_2)
+        elif kind == "peek":
+            prompt["title"] = "Recruit one hero you looked at; the other goes on top or bottom"
+            prompt["seen"] = [self._hero_json(h) for h in stage.data["seen"]]
+            options = self._peek_options(stage.data["seen"])
+        elif kind == "under":
+            hero = stage.data["hero"]
+            prompt["hero"] = self._hero_json(hero)
+            prompt["title"] = f"Choose the 2 legions that go under the {self._hero_label(hero)}"
+            options = [
+                self._option(
+                    " + ".join(self._card_label(c) for c in pair),
+                    {"kind": "under", "legions": list(pair)},
+                )
+                for pair in self._under_pairs(
+                    state, seat, stage.data["route"], stage.data["location"]
+                )
+            ]
+        elif kind == "power":
+            hero = stage.data["hero"]
+            prompt["hero"] = self._hero_json(hero)
+            prompt["title"] = f"Use the power of the {self._hero_label(hero)}?"
+            options = self._power_options(state, seat, hero)
+            options.append(self._option("Don't use the power", {"kind": "skip"}))
+        elif kind == "arrange":
+            cards = stage.data["cards"]
+            prompt["cards"] = [self._card_json(c) for c in cards]
+            prompt["title"] = "Put the top legions back in the order you want (first = top)"
+            options = [
+                self._option(
+                    " then ".join(str(self.content.legions[c].number) for c in perm),
+                    {"kind": "arrange", "order": list(perm)},
+                )
+                for perm in permutations(cards)
+            ]
+        elif kind == "take":
+            prompt["title"] = "Step 3: take a legion from the row"
+            options = self._take_options(state, seat)
+            options += self._stratagem_options(state, seat, AT_STEP_3)
+        elif kind == "attack":
+            card = state.legion_row[0].card
+            prompt["legion"] = self._card_json(card)
+            prompt["title"] = "Step 4: the Ambassador attacks — choose any location"
+            options = [
+                self._option(
+                    f"Attack the {self._loc_name(loc)}", {"kind": "attack", "location": loc}
+                )
+                for loc in self.order
+            ]
+        elif kind == "shield":
+            loc = stage.data["location"]
+            prompt["location"] = loc
+            prompt["title"] = f"Shield: keep one legion at the {self._loc_name(loc)} face up"
+            options = [
+                self._option(
+                    f"Keep {self._card_label(c)}",
+                    {"kind": "shield", "keep": c},
+                    card=self._card_json(c),
+                )
+                for c in self._by_number(player.face_up[loc])
+            ]
+        else:  # pragma: no cover - every stage kind is listed above
+            raise AssertionError(f"unknown stage {kind}")
+        prompt["options"] = options
+        return prompt
+
+    def _hero_label(self, hero_id: str) -> str:
+        return self.content.heroes[hero_id].name
+
+    def _legal_locations(self, card_id: str) -> list[str]:
+        """G7.1: a coloured legion goes to its colour; a white one anywhere."""
+        location = self.content.legions[card_id].location
+        return list(self.order) if location is None else [location]
+
+    def _rally(self, state: LegionsState, seat: int) -> bool:
+        return state.tokens[self._location_of_effect("rally")] == seat
+
+    def _collect_options(self, state: LegionsState, seat: int, loc: str) -> list[JSON]:
+        routed = state.players[seat].routed[loc]
+        if self._rally(state, seat):
+            # G7.3 [DECIDED]: with Rally the choice is all or none.
+            return [
+                self._option(
+                    f"Collect all {len(routed)} (Rally)",
+                    {"kind": "collect_all"},
+                ),
+                self._option("Don't collect", {"kind": "skip"}),
+            ]
+        options = [
+            self._option(
+                f"Collect {self._card_label(c)}",
+                {"kind": "collect", "legion": c},
+                card=self._card_json(c),
+            )
+            for c in self._by_number(routed)
+        ]
+        options.append(self._option("Don't collect", {"kind": "skip"}))
+        return options
+
+    def _recruit_options(self, state: LegionsState, seat: int) -> list[JSON]:
+        """G8.1 routes, G8.2 fallback and K2 (G10.6); nothing once recruited (G8.5)."""
+        if state.flags.recruited[seat]:
+            return []
+        player = state.players[seat]
+        options: list[JSON] = []
+        summons = state.flags.royal_summons == seat
+        for loc in self.order:
+            count = len(player.face_up[loc])
+            if count >= ONE_LOCATION_ROUTE_MIN:
+                route = ROUTE_LOCATION
+            elif summons and count >= ROYAL_SUMMONS_MIN:
+                route = ROUTE_SUMMONS
+            else:
+                continue
+            matching = [h for h in state.hero_row if self.content.heroes[h].location == loc]
+            for hero in matching:
+                options.append(
+                    self._option(
+                        f"Recruit the {self._hero_label(hero)} with your legions at the "
+                        f"{self._loc_name(loc)}",
+                        {"kind": "recruit", "hero": hero, "route": route, "location": loc},
+                        hero=self._hero_json(hero),
+                    )
+                )
+            if not matching and state.hero_deck:
+                seen = min(PEEK_COUNT, len(state.hero_deck))
+                options.append(
+                    self._option(
+                        f"No {self.content.locations[loc].guild} hero in the row: look at the "
+                        f"top {seen} of the hero deck and recruit one",
+                        {"kind": "peek", "location": loc},
+                    )
+                )
+        if all(player.face_up[loc] for loc in self.order):
+            for hero in state.hero_row:
+                options.append(
+                    self._option(
+                        f"Recruit the {self._hero_label(hero)} (legions at all 5 locations)",
+                        {"kind": "recruit", "hero": hero, "route": ROUTE_FIVE, "location": None},
+                        hero=self._hero_json(hero),
+                    )
+                )
+        return options
+
+    def _peek_options(self, seen: list[str]) -> list[JSON]:
+        if len(seen) == 1:
+            return [
+                self._option(
+                    f"Recruit the {self._hero_label(seen[0])}",
+                    {"kind": "choose_hero", "hero": seen[0], "other": None},
+                    hero=self._hero_json(seen[0]),
+                )
+            ]
+        options = []
+        for hero, other in ((seen[0], seen[1]), (seen[1], seen[0])):
+            for where in ("top", "bottom"):
+                options.append(
+                    self._option(
+                        f"Recruit the {self._hero_label(hero)}, the "
+                        f"{self._hero_label(other)} to the {where} of the deck",
+                        {"kind": "choose_hero", "hero": hero, "other": where},
+                        hero=self._hero_json(hero),
+                    )
+                )
+        return options
+
+    def _under_pairs(
+        self, state: LegionsState, seat: int, route: str, loc: str | None
+    ) -> list[tuple[str, str]]:
+        """G8.3: which 2 legions may go under the hero."""
+        face_up = state.players[seat].face_up
+        if route == ROUTE_FIVE:
+            pairs = []
+            for loc_a, loc_b in combinations(self.order, 2):
+                for a in self._by_number(face_up[loc_a]):
+                    for b in self._by_number(face_up[loc_b]):
+                        pairs.append(tuple(self._by_number([a, b])))
+            return [(p[0], p[1]) for p in pairs]
+        assert loc is not None
+        return list(combinations(self._by_number(face_up[loc]), 2))
+
+    def _power_options(self, state: LegionsState, seat: int, hero_id: str) -> list[JSON]:
+        """G1.4/G9: the legal uses of a hero's power (empty when it could do nothing)."""
+        hero = self.content.heroes[hero_id]
+        me = state.players[seat]
+        opponent = state.players[1 - seat]
+        power = hero.power
+        opt = self._option
+        if power == "take_token":
+            assert hero.token is not None
+            if state.tokens[hero.token] == seat:
+                return []
+            return [opt(f"Take the {self._loc_name(hero.token)} majority token", {"kind": "power"})]
+        if power == "swap_row":
+            return [
+                opt(
+                    f"Swap {self._card_label(mine)} for {self._card_label(slot.card)}",
+                    {"kind": "power", "hand": mine, "row": slot.card},
+                    hand_card=self._card_json(mine),
+                    row_card=self._card_json(slot.card),
+                )
+                for mine in self._by_number(me.hand)
+                for slot in state.legion_row
+                if slot.face_up
+            ]
+        if power == "arrange_deck":
+            if not state.legion_deck:
+                return []
+            seen = min(BROKER_COUNT, len(state.legion_deck))
+            return [opt(f"Look at the top {seen} legions of the deck", {"kind": "power"})]
+        if power == "rout_location":
+            return [
+                opt(
+                    f"Rout the opponent's {len(opponent.face_up[loc])} legion(s) at the "
+                    f"{self._loc_name(loc)}",
+                    {"kind": "power", "location": loc},
+                )
+                for loc in self.order
+                if opponent.face_up[loc]
+            ]
+        if power == "flip_location":
+            return [
+                opt(
+                    f"Turn up your {len(me.routed[loc])} routed legion(s) at the "
+                    f"{self._loc_name(loc)}",
+                    {"kind": "power", "location": loc},
+                )
+                for loc in self.order
+                if me.routed[loc]
+            ]
+        if power == "move_legion":
+            return [
+                opt(
+                    f"Move {self._card_label(card)} from the {self._loc_name(source)} to the "
+                    f"{self._loc_name(target)}",
+                    {"kind": "power", "legion": card, "location": target},
+                )
+                for source in self.order
+                for card in self._by_number(me.face_up[source])
+                for target in self.order
+                if target != source
+            ]
+        if power == "oracle":
+            return [
+                opt("Look at the opponent's hand and the face-down row card", {"kind": "power"})
+            ]
+        if power == "rout_one":
+            return [
+                opt(
+                    f"Rout {self._card_label(card)} at the {self._loc_name(loc)}",
+                    {"kind": "power", "legion": card},
+                )
+                for loc in self.order
+                for card in self._by_number(opponent.face_up[loc])
+            ]
+        if power == "flip_all":
+            if not any(me.routed.values()):
+                return []
+            return [opt("Turn up all your routed legions", {"kind": "power"})]
+        if power == "sow":
+            if not state.legion_deck:  # G1.4 H20: not usable when the legion deck is empty
+                return []
+            return [
+                opt(
+                    f"Place {self._card_label(card)} at the {self._loc_name(loc)}, then draw",
+                    {"kind": "power", "legion": card, "location": loc},
+                )
+                for card in self._by_number(me.hand)
+                for loc in self._legal_locations(card)
+            ]
+        return []
+
+    def _take_options(self, state: LegionsState, seat: int) -> list[JSON]:
+        options = []
+        for slot in state.legion_row:
+            if slot.face_up:
+                options.append(
+                    self._option(
+                        f"Take {self._card_label(slot.card)}",
+                        {"kind": "take", "card": slot.card},
+                        card=self._card_json(slot.card),
+                    )
+                )
+            else:
+                options.append(
+                    self._option("Take the face-down legion", {"kind": "take", "card": HIDDEN})
+                )
+        return options
+
+    def _stratagem_options(self, state: LegionsState, seat: int, moment: str) -> list[JSON]:
+        """G10.1: the stratagem, once, during the owner's own steps, when it has a target."""
+        player = state.players[seat]
+        if player.stratagem_used:
+            return []
+        sid = player.stratagem
+        name = self.content.stratagems[sid].name
+        opponent = 1 - seat
+        flags = state.flags
+
+        def use(label: str, **target: Any) -> JSON:
+            return self._option(
+                f"Use {name}: {label}",
+                {"kind": "stratagem", "stratagem": sid, **target},
+                stratagem=True,
+            )
+
+        if sid == "N1":
+            return [
+                use(f"turn up your routed legions at the {self._loc_name(loc)}", location=loc)
+                for loc in self.order
+                if player.routed[loc]
+            ]
+        if sid == "N2":
+            placed = flags.placed_at[seat]
+            if moment == BEFORE_STEP_1 or placed is None:
+                return []  # G1.6 N2: only after your step 1
+            return [use(f"rout the opponent's legions at the {self._loc_name(placed)}")]
+        if sid == "N3":
+            return [
+                use(f"return the {self._loc_name(loc)} token to neutral", token=loc)
+                for loc in self.order
+                if state.tokens[loc] == opponent
+            ]
+        if sid == "K1":
+            return [use("none of your legions can be routed this turn")]
+        if sid == "K2":
+            if moment != AT_STEP_2 or flags.recruited[seat]:
+                return []  # G1.6 K2: your step 2
+            if not any(len(v) >= ROYAL_SUMMONS_MIN for v in player.face_up.values()):
+                return []
+            return [use("recruit with only 2 legions at one location this turn")]
+        if sid == "K3":
+            return [use("win every tied location where you have a legion this turn")]
+        return []
+
+    # ------------------------------------------------------------------ order validation
+
+    @staticmethod
+    def _canonical(order: Mapping[str, Any]) -> JSON:
+        canonical = dict(order)
+        if isinstance(canonical.get("legions"), list):
+            canonical["legions"] = sorted(canonical["legions"])
+        return canonical
+
+    def _match(self, prompt: JSON, order: Mapping[str, Any]) -> JSON | None:
+        wanted = self._canonical(order)
+        for option in prompt["options"]:
+            if self._canonical(option["order"]) == wanted:
+                return dict(option["order"])
+        return None
+
+    def _not_your_turn_message(self, state: LegionsState, seat: int) -> str:
+        if state.phase == OVER:
+            return "The game is over."
+        if state.phase == LEADERSHIP:
+            return "You have sealed your legion; waiting for the other player."
+        if state.stage is not None:
+            other = state.players[state.stage.seat].side
+            return f"Waiting for {self.content.sides[other].name}."
+        return "It is not your turn."
+
+    def _explain(
+        self, state: LegionsState, seat: int, prompt: JSON, order: Mapping[str, Any]
+    ) -> IllegalOrder:
+        """A message a player understands for an order that matches no option."""
+        kind = order.get("kind")
+        allowed = {o["order"]["kind"] for o in prompt["options"]}
+        player = state.players[seat]
+        if kind == "stratagem":
+            if player.stratagem_used:
+                return IllegalOrder("Your stratagem is already used (G10.1).", code="used")
+            if order.get("stratagem") != player.stratagem:
+                return IllegalOrder("That is not your stratagem.", code="not_yours")
+            if "stratagem" not in allowed:
+                return IllegalOrder(
+                    "Your stratagem cannot be used at this moment (G1.6, G10.1).",
+                    code="stratagem_timing",
+                )
+            return IllegalOrder("Your stratagem has no such target now.", code="stratagem_target")
+        if kind not in allowed and kind not in STAGE_ORDER_KINDS.get(prompt["kind"], ()):
+            return IllegalOrder(
+                f"Not now: {prompt.get('title', 'choose one of the offered options')}.",
+                code="wrong_step",
+            )
+        legion = order.get("legion")
+        if kind == "seal" and legion not in player.hand:
+            return IllegalOrder(f"{legion} is not in your hand.", code="not_in_hand")
+        if kind == "place":
+            card = self.content.legions[player.revealed or ""]
+            if card.location is not None and order.get("location") != card.location:
+                return IllegalOrder(
+                    f"Legion {card.number} is {card.guild}: it must go to the "
+                    f"{self._loc_name(card.location)} (G7.1).",
+                    code="wrong_location",
+                )
+        if kind == "recruit":
+            hero = order.get("hero")
+            if hero not in state.hero_row:
+                return IllegalOrder(f"{hero} is not in the hero row.", code="not_in_row")
+            return IllegalOrder(
+                "You cannot recruit that hero that way: a hero of a location's colour needs "
+                "3 face-up legions there, any hero needs a legion at all 5 locations (G8.1).",
+                code="not_qualified",
+            )
+        if kind == "peek":
+            loc = order.get("location")
+            if loc in self.content.locations and any(
+                self.content.heroes[h].location == loc for h in state.hero_row
+            ):
+                return IllegalOrder(
+                    "The row has a hero of that colour, so you cannot look at the hero deck "
+                    "(G8.2).",
+                    code="fallback_not_allowed",
+                )
+        if kind == "under" and state.stage is not None:
+            cards = order.get("legions")
+            if state.stage.data["route"] == ROUTE_FIVE and isinstance(cards, list):
+                locations = {self._location_of(player, c) for c in cards}
+                if len(cards) == 2 and len(locations) == 1 and None not in locations:
+                    return IllegalOrder(
+                        "With the five-location route the 2 legions must come from 2 "
+                        "different locations (G8.3).",
+                        code="same_location",
+                    )
+            return IllegalOrder(
+                "Choose exactly 2 of the face-up legions used to recruit this hero (G8.3).",
+                code="illegal_pair",
+            )
+        if kind == "take":
+            return IllegalOrder("That legion is not in the row.", code="not_in_row")
+        return IllegalOrder(
+            "That choice is not available now; pick one of the offered options.",
+            code="not_available",
+        )
+
+    @staticmethod
+    def _location_of(player: PlayerState, card: str) -> str | None:
+        for loc, cards in player.face_up.items():
+            if card in cards:
+                return loc
+        return None
+
+    # ------------------------------------------------------------------ resolution
+
+    def _reveal(self, state: LegionsState, events: list[Event]) -> None:
+        """G4.2–G4.4."""
+        sealed = [p.sealed for p in state.players]
+        assert sealed[0] is not None and sealed[1] is not None
+        numbers = [self.content.legions[c].number for c in sealed]  # type: ignore[index]
+        assert numbers[0] != numbers[1], "G4.3: numbers are unique, leadership never ties"
+        leader = 0 if numbers[0] < numbers[1] else 1
+        for player in state.players:
+            player.revealed, player.sealed = player.sealed, None
+        state.leader = leader
+        state.phase = STEPS
+        events.append(
+            Event(
+                "reveal",
+                {
+                    "turn": state.turn,
+                    "legions": [self._card_json(c) for c in sealed],  # type: ignore[arg-type]
+                    "leader": leader,
+                },
+            )
+        )
+        self._begin_steps(state, leader, events)
+
+    def _begin_steps(self, state: LegionsState, seat: int, events: list[Event]) -> None:
+        role = "first" if seat == state.leader else "second"
+        events.append(Event("steps", {"seat": seat, "role": role}))
+        state.stage = Stage(seat, "place")
+
+    def _apply(self, state: LegionsState, order: JSON, events: list[Event]) -> None:
+        stage = state.stage
+        assert stage is not None
+        seat = stage.seat
+        kind = order["kind"]
+        if kind == "stratagem":
+            self._use_stratagem(state, seat, order, events)
+            if stage.kind == "recruit":
+                self._enter_recruit(state, seat)  # K2 or N1 may open (or close) routes
+            return
+        handler = {
+            "place": self._do_place,
+            "collect": self._do_collect,
+            "recruit": self._do_recruit,
+            "peek": self._do_choose_peeked,
+            "under": self._do_under,
+            "power": self._do_power,
+            "arrange": self._do_arrange,
+            "take": self._do_take,
+            "attack": self._do_attack_choice,
+            "shield": self._do_shield,
+        }[stage.kind]
+        handler(state, seat, order, events)
+
+    # G5.1 / G6.1 -----------------------------------------------------------------------
+
+    def _do_place(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        player = state.players[seat]
+        card = player.revealed
+        assert card is not None
+        loc = order["location"]
+        player.revealed = None
+        player.face_up[loc].append(card)
+        state.flags.placed_at[seat] = loc
+        events.append(Event("place", {"seat": seat, "legion": card, "location": loc}))
+        self._after_placing(state, seat, loc, then="recruit", events=events)
+
+    def _after_placing(
+        self, state: LegionsState, seat: int, loc: str, then: str, events: list[Event]
+    ) -> None:
+        """G7.3: a placed legion may collect routed legions at its location."""
+        if state.players[seat].routed[loc]:
+            state.stage = Stage(seat, "collect", {"location": loc, "then": then})
+        else:
+            self._continue(state, seat, then, events)
+
+    def _continue(self, state: LegionsState, seat: int, then: str, events: list[Event]) -> None:
+        if then == "recruit":
+            self._enter_recruit(state, seat)
+        else:  # "sower_draw": H20's placement is done, now its draw
+            self._sower_draw(state, seat, events)
+            self._enter_take(state, seat)
+
+    def _do_collect(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        stage = state.stage
+        assert stage is not None
+        loc = stage.data["location"]
+        player = state.players[seat]
+        if order["kind"] == "collect_all":
+            collected = list(player.routed[loc])
+        elif order["kind"] == "collect":
+            collected = [order["legion"]]
+        else:
+            collected = []
+        for card in collected:
+            player.routed[loc].remove(card)
+            player.face_up[loc].append(card)
+        if collected:
+            events.append(Event("collect", {"seat": seat, "location": loc, "legions": collected}))
+        self._continue(state, seat, stage.data["then"], events)
+
+    # G5.2 / G6.2 / G8 ------------------------------------------------------------------
+
+    def _enter_recruit(self, state: LegionsState, seat: int) -> None:
+        """Step 2 is a decision when the player qualifies or still holds a stratagem.
+
+        Only public facts decide whether this step is shown (the board sees the current
+        step): never which stratagem it is or whether it has a target, which would leak
+        the stratagem's identity. So an unused stratagem always opens this window."""
+        if self._recruit_options(state, seat) or not state.players[seat].stratagem_used:
+            state.stage = Stage(seat, "recruit")
+        else:
+            self._enter_take(state, seat)
+
+    def _do_recruit(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        if order["kind"] == "skip":
+            self._enter_take(state, seat)
+            return
+        loc = order["location"]
+        if order["kind"] == "peek":
+            seen = state.hero_deck[:PEEK_COUNT]
+            route = (
+                ROUTE_LOCATION
+                if len(state.players[seat].face_up[loc]) >= ONE_LOCATION_ROUTE_MIN
+                else ROUTE_SUMMONS
+            )
+            state.stage = Stage(seat, "peek", {"location": loc, "route": route, "seen": seen})
+            state.players[seat].notes.append({"kind": "heroes_seen", "heroes": list(seen)})
+            events.append(Event("peek_heroes", {"seat": seat, "location": loc, "count": len(seen)}))
+            events.append(
+                Event("peek_heroes_seen", {"seat": seat, "heroes": list(seen)}, audience=(seat,))
+            )
+            return
+        hero = order["hero"]
+        state.hero_row.remove(hero)
+        if state.hero_deck:  # G8.4: the gap is refilled at once
+            state.hero_row.append(state.hero_deck.pop(0))
+        state.flags.recruited[seat] = True
+        events.append(
+            Event(
+                "recruit",
+                {"seat": seat, "hero": hero, "route": order["route"], "location": loc},
+            )
+        )
+        self._enter_under(state, seat, hero, order["route"], loc, events)
+
+    def _do_choose_peeked(
+        self, state: LegionsState, seat: int, order: JSON, events: list[Event]
+    ) -> None:
+        stage = state.stage
+        assert stage is not None
+        seen: list[str] = stage.data["seen"]
+        hero = order["hero"]
+        del state.hero_deck[: len(seen)]
+        others = [h for h in seen if h != hero]
+        if others:
+            if order["other"] == "top":
+                state.hero_deck.insert(0, others[0])
+            else:
+                state.hero_deck.append(others[0])
+        state.flags.recruited[seat] = True
+        events.append(
+            Event(
+                "recruit",
+                {
+                    "seat": seat,
+                    "hero": hero,
+                    "route": stage.data["route"],
+                    "location": stage.data["location"],
+                    "from_deck": True,
+                    "other_to": order["other"],
+                },
+            )
+        )
+        self._enter_under(state, seat, hero, stage.data["route"], stage.data["location"], events)
+
+    def _enter_under(
+        self,
+        state: LegionsState,
+        seat: int,
+        hero: str,
+        route: str,
+        loc: str | None,
+        events: list[Event],
+    ) -> None:
+        pairs = self._under_pairs(state, seat, route, loc)
+        if len(pairs) == 1:  # no real choice (K2 or exactly 2 candidates): do it at once
+            self._slide_under(state, seat, hero, list(pairs[0]), events)
+        else:
+            state.stage = Stage(seat, "under", {"hero": hero, "route": route, "location": loc})
+
+    def _do_under(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        stage = state.stage
+        assert stage is not None
+        self._slide_under(state, seat, stage.data["hero"], list(order["legions"]), events)
+
+    def _slide_under(
+        self, state: LegionsState, seat: int, hero: str, cards: list[str], events: list[Event]
+    ) -> None:
+        """G8.3: the 2 legions leave the battlefield, face up under the hero, for good."""
+        player = state.players[seat]
+        for card in cards:
+            loc = self._location_of(player, card)
+            assert loc is not None
+            player.face_up[loc].remove(card)
+        player.heroes.append(RecruitedHero(hero, self._by_number(cards)))
+        events.append(Event("under", {"seat": seat, "hero": hero, "legions": cards}))
+        self._enter_power(state, seat, hero)
+
+    def _enter_power(self, state: LegionsState, seat: int, hero: str) -> None:
+        if self._power_options(state, seat, hero):
+            state.stage = Stage(seat, "power", {"hero": hero})
+        else:
+            self._enter_take(state, seat)
+
+    # G8.6 / G9 -------------------------------------------------------------------------
+
+    def _do_power(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        stage = state.stage
+        assert stage is not None
+        hero_id = stage.data["hero"]
+        if order["kind"] == "skip":
+            events.append(Event("power", {"seat": seat, "hero": hero_id, "used": False}))
+            self._enter_take(state, seat)
+            return
+        hero = self.content.heroes[hero_id]
+        me = state.players[seat]
+        opponent_seat = 1 - seat
+        opponent = state.players[opponent_seat]
+        public: JSON = {"seat": seat, "hero": hero_id, "used": True}
+        power = hero.power
+        if power == "take_token":
+            assert hero.token is not None
+            public.update({"location": hero.token, "from": state.tokens[hero.token]})
+            state.tokens[hero.token] = seat
+            events.append(Event("power", public))
+        elif power == "swap_row":
+            mine, theirs = order["hand"], order["row"]
+            slot = next(s for s in state.legion_row if s.card == theirs)
+            slot.card = mine  # the hand card goes to the row face up, in that place
+            me.hand.remove(mine)
+            me.hand.append(theirs)
+            public.update({"to_row": mine, "to_hand": theirs})
+            events.append(Event("power", public))
+        elif power == "arrange_deck":
+            cards = state.legion_deck[:BROKER_COUNT]
+            me.notes.append({"kind": "broker", "cards": list(cards)})
+            public["count"] = len(cards)
+            events.append(Event("power", public))
+            events.append(Event("broker_seen", {"seat": seat, "cards": cards}, audience=(seat,)))
+            state.stage = Stage(seat, "arrange", {"cards": cards})
+            return
+        elif power == "rout_location":
+            loc = order["location"]
+            public["location"] = loc
+            events.append(Event("power", public))
+            self._rout(state, opponent_seat, loc, list(opponent.face_up[loc]), hero_id, events)
+        elif power == "flip_location":
+            loc = order["location"]
+            public["location"] = loc
+            public["legions"] = self._flip_up(state, seat, [loc])
+            events.append(Event("power", public))
+        elif power == "move_legion":
+            card, target = order["legion"], order["location"]
+            source = self._location_of(me, card)
+            assert source is not None
+            me.face_up[source].remove(card)
+            me.face_up[target].append(card)  # G7.3: a move is not a placement, no collect
+            public.update({"legion": card, "from": source, "to": target})
+            events.append(Event("power", public))
+        elif power == "oracle":
+            face_down = next((s.card for s in state.legion_row if not s.face_up), None)
+            seen = {"kind": "oracle", "hand": list(opponent.hand), "row_face_down": face_down}
+            me.notes.append(seen)
+            events.append(Event("power", public))
+            events.append(Event("oracle_seen", dict(seen), audience=(seat,)))
+        elif power == "rout_one":
+            card = order["legion"]
+            loc = self._location_of(opponent, card)
+            assert loc is not None
+            public["location"] = loc
+            events.append(Event("power", public))
+            self._rout(state, opponent_seat, loc, [card], hero_id, events)
+        elif power == "flip_all":
+            public["legions"] = self._flip_up(state, seat, list(self.order))
+            events.append(Event("power", public))
+        elif power == "sow":
+            card, loc = order["legion"], order["location"]
+            me.hand.remove(card)
+            me.face_up[loc].append(card)
+            state.extra_placements += 1
+            public.update({"legion": card, "location": loc})
+            events.append(Event("power", public))
+            # G9.5: may collect; then the draw, then step 3 (G8.6).
+            self._after_placing(state, seat, loc, then="sower_draw", events=events)
+            return
+        self._enter_take(state, seat)
+
+    def _sower_draw(self, state: LegionsState, seat: int, events: list[Event]) -> None:
+        if not state.legion_deck:
+            return
+        card = state.legion_deck.pop(0)
+        state.players[seat].hand.append(card)
+        events.append(Event("draw", {"seat": seat}))
+        events.append(Event("draw_seen", {"seat": seat, "legion": card}, audience=(seat,)))
+
+    def _do_arrange(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        cards = list(order["order"])
+        state.legion_deck[: len(cards)] = cards
+        state.players[seat].notes.append({"kind": "broker_order", "cards": cards})
+        events.append(Event("arranged", {"seat": seat, "count": len(cards)}))
+        self._enter_take(state, seat)
+
+    def _flip_up(self, state: LegionsState, seat: int, locations: list[str]) -> list[str]:
+        """G9.1: turn routed legions face up where they stand."""
+        player = state.players[seat]
+        flipped: list[str] = []
+        for loc in locations:
+            flipped += player.routed[loc]
+            player.face_up[loc] += player.routed[loc]
+            player.routed[loc] = []
+        return flipped
+
+    def _rout(
+        self,
+        state: LegionsState,
+        victim: int,
+        loc: str,
+        cards: list[str],
+        cause: str,
+        events: list[Event],
+    ) -> None:
+        """G9.1: turn face down where they stand — unless K1 protects the victim (G10.3)."""
+        if not cards:
+            return
+        if state.flags.shield_wall == victim:
+            events.append(Event("rout_blocked", {"seat": victim, "location": loc, "by": cause}))
+            return
+        player = state.players[victim]
+        for card in cards:
+            player.face_up[loc].remove(card)
+            player.routed[loc].append(card)
+        # G15: routed identities are the owner's secret; the public event gives the count.
+        events.append(
+            Event("rout", {"seat": victim, "location": loc, "count": len(cards), "by": cause})
+        )
+        events.append(
+            Event(
+                "rout_seen",
+                {"seat": victim, "location": loc, "legions": list(cards)},
+                audience=(victim,),
+            )
+        )
+
+    # G10 -------------------------------------------------------------------------------
+
+    def _use_stratagem(
+        self, state: LegionsState, seat: int, order: JSON, events: list[Event]
+    ) -> None:
+        player = state.players[seat]
+        sid = player.stratagem
+        player.stratagem_used = True
+        opponent = 1 - seat
+        public: JSON = {"seat": seat, "stratagem": self._stratagem_json(sid)}
+        if sid == "N1":
+            public["location"] = order["location"]
+            public["legions"] = self._flip_up(state, seat, [order["location"]])
+            events.append(Event("stratagem", public))
+        elif sid == "N2":
+            loc = state.flags.placed_at[seat]
+            assert loc is not None
+            public["location"] = loc
+            events.append(Event("stratagem", public))
+            cards = list(state.players[opponent].face_up[loc])
+            self._rout(state, opponent, loc, cards, sid, events)
+        elif sid == "N3":
+            state.tokens[order["token"]] = None  # G10.4
+            public["token"] = order["token"]
+            events.append(Event("stratagem", public))
+        elif sid == "K1":
+            state.flags.shield_wall = seat
+            events.append(Event("stratagem", public))
+        elif sid == "K2":
+            state.flags.royal_summons = seat
+            events.append(Event("stratagem", public))
+        elif sid == "K3":
+            state.flags.royal_decree = seat
+            events.append(Event("stratagem", public))
+
+    # G5.3 / G6.3 / G6.4 ----------------------------------------------------------------
+
+    def _enter_take(self, state: LegionsState, seat: int) -> None:
+        state.stage = Stage(seat, "take")
+
+    def _do_take(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        player = state.players[seat]
+        wanted = order["card"]
+        slot = next(
+            s
+            for s in state.legion_row
+            if (not s.face_up if wanted == HIDDEN else s.face_up and s.card == wanted)
+        )
+        state.legion_row.remove(slot)
+        player.hand.append(slot.card)
+        if slot.face_up:
+            events.append(Event("take", {"seat": seat, "legion": slot.card, "face_down": False}))
+        else:
+            player.notes.append({"kind": "took_face_down", "legion": slot.card})
+            events.append(Event("take", {"seat": seat, "legion": None, "face_down": True}))
+            events.append(Event("take_seen", {"seat": seat, "legion": slot.card}, audience=(seat,)))
+        if seat == state.leader:
+            self._begin_steps(state, 1 - seat, events)
+        else:
+            self._enter_attack(state, seat, events)
+
+    def _enter_attack(self, state: LegionsState, seat: int, events: list[Event]) -> None:
+        """G6.4 / G6.4a: the leftover is turned up first, then names the location."""
+        assert len(state.legion_row) == 1
+        slot = state.legion_row[0]
+        was_face_down = not slot.face_up
+        slot.face_up = True
+        events.append(
+            Event(
+                "attack_card",
+                {
+                    "seat": seat,
+                    "legion": self._card_json(slot.card),
+                    "was_face_down": was_face_down,
+                },
+            )
+        )
+        loc = self.content.legions[slot.card].location
+        if loc is None:
+            state.stage = Stage(seat, "attack")
+        else:
+            self._attack(state, seat, loc, events)
+
+    def _do_attack_choice(
+        self, state: LegionsState, seat: int, order: JSON, events: list[Event]
+    ) -> None:
+        self._attack(state, seat, order["location"], events)
+
+    def _attack(self, state: LegionsState, attacker: int, loc: str, events: list[Event]) -> None:
+        victim = 1 - attacker
+        targets = list(state.players[victim].face_up[loc])
+        events.append(Event("attack", {"seat": attacker, "location": loc, "targets": len(targets)}))
+        shielded = (
+            state.tokens[self._location_of_effect("shield")] == victim
+            and state.flags.shield_wall != victim
+        )
+        if shielded and len(targets) >= 2:
+            # G1.1 Shield: the holder chooses which legion stays face up.
+            state.stage = Stage(victim, "shield", {"location": loc})
+            return
+        if shielded and len(targets) == 1:
+            events.append(Event("shield", {"seat": victim, "location": loc, "kept": targets[0]}))
+            targets = []
+        self._rout(state, victim, loc, targets, "attack", events)
+        self._end_turn(state, events)
+
+    def _do_shield(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
+        stage = state.stage
+        assert stage is not None
+        loc = stage.data["location"]
+        kept = order["keep"]
+        events.append(Event("shield", {"seat": seat, "location": loc, "kept": kept}))
+        targets = [c for c in state.players[seat].face_up[loc] if c != kept]
+        self._rout(state, seat, loc, targets, "attack", events)
+        self._end_turn(state, events)
+
+    # G11 / G12 / G13 -------------------------------------------------------------------
+
+    def _end_turn(self, state: LegionsState, events: list[Event]) -> None:
+        state.stage = None
+        self._assign_majorities(state, events)
+        banners = [self.banners(state, s) for s in (0, 1)]
+        events.append(Event("banners", {"banners": banners}))
+        winners = [s for s in (0, 1) if banners[s] >= BANNERS_TO_WIN]
+        assert len(winners) <= 1, "G11.2: 5 + 5 > 8, both cannot reach 5"
+        if winners:
+            self._finish(state, events, winner=winners[0], reason="banners", tiebreak=None)
+            return
+        if len(state.legion_deck) < 2:  # G11.3 / G12.2
+            self._finish_by_score(state, events)
+            return
+        first, second = state.legion_deck[0], state.legion_deck[1]
+        del state.legion_deck[:2]
+        state.legion_row.append(RowSlot(first, True))
+        state.legion_row.append(RowSlot(second, False))
+        events.append(Event("refill", {"face_up": self._card_json(first)}))
+        state.turn += 1
+        state.phase = LEADERSHIP
+        state.leader = None
+        state.flags = TurnFlags(deck_at_start=len(state.legion_deck))
+        for player in state.players:
+            player.notes = []
+
+    def _assign_majorities(self, state: LegionsState, events: list[Event]) -> None:
+        """G11.1, in order yellow → green; K3 (G10.5) settles ties."""
+        decree = state.flags.royal_decree
+        for loc in self.order:
+            counts = [len(state.players[s].face_up[loc]) for s in (0, 1)]
+            if counts[0] > counts[1]:
+                winner: int | None = 0
+            elif counts[1] > counts[0]:
+                winner = 1
+            elif decree is not None and counts[decree] >= 1:
+                winner = decree
+            else:
+                winner = state.tokens[loc]  # a tie leaves the token where it is
+            if winner != state.tokens[loc]:
+                events.append(
+                    Event(
+                        "majority",
+                        {
+                            "location": loc,
+                            "seat": winner,
+                            "from": state.tokens[loc],
+                            "counts": counts,
+                        },
+                    )
+                )
+                state.tokens[loc] = winner
+
+    def _finish_by_score(self, state: LegionsState, events: list[Event]) -> None:
+        scores = [self.score(state, s) for s in (0, 1)]
+        if scores[0] != scores[1]:
+            winner = 0 if scores[0] > scores[1] else 1
+            self._finish(state, events, winner=winner, reason="score", tiebreak=None)
+            return
+        # G13.3: the lowest legion in hand decides.
+        lowest = min(
+            (self.content.legions[c].number, s, c) for s in (0, 1) for c in state.players[s].hand
+        )
+        tiebreak = {
+            "hands": [self._by_number(p.hand) for p in state.players],
+            "lowest": lowest[2],
+        }
+        self._finish(state, events, winner=lowest[1], reason="tiebreak", tiebreak=tiebreak)
+
+    def _finish(
+        self,
+        state: LegionsState,
+        events: list[Event],
+        winner: int,
+        reason: str,
+        tiebreak: JSON | None,
+    ) -> None:
+        state.phase = OVER
+        state.stage = None
+        for player in state.players:
+            player.notes = []
+        state.result = {
+            "winner": winner,
+            "reason": reason,
+            "score": [self.score(state, s) for s in (0, 1)],
+            "banners": [self.banners(state, s) for s in (0, 1)],
+            "breakdown": [self.score_breakdown(state, s) for s in (0, 1)],
+            "tiebreak": tiebreak,
+            "turns": state.turn,
+        }
+        events.append(Event("game_end", dict(state.result)))

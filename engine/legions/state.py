@@ -1,0 +1,206 @@
+"""The Legions game state: plain dataclasses of JSON-ready values.
+
+Public functions of the rules never mutate a state they were given: they work on
+:func:`clone` and return the copy, so every state a caller holds stays valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.core import JSON
+
+# Phases of a turn.
+LEADERSHIP = "leadership"  # G4: both seats seal a legion at the same time
+STEPS = "steps"  # G5/G6: one seat at a time decides
+OVER = "over"
+
+
+@dataclass(slots=True)
+class RowSlot:
+    """One card of the legion row (G2.5)."""
+
+    card: str
+    face_up: bool
+
+
+@dataclass(slots=True)
+class RecruitedHero:
+    """A hero and the exactly 2 legions slid under it (G8.3); fixed for the game (G8.7)."""
+
+    hero: str
+    legions: list[str]
+
+
+@dataclass(slots=True)
+class PlayerState:
+    side: str
+    hand: list[str]
+    stratagem: str
+    stratagem_used: bool
+    face_up: dict[str, list[str]]
+    """Face-up legions on this player's side, by location id."""
+    routed: dict[str, list[str]]
+    """Routed (face-down) legions on this player's side, by location id (G7.4)."""
+    heroes: list[RecruitedHero] = field(default_factory=list)
+    sealed: str | None = None
+    """The legion sealed for leadership, until both are revealed (G4.1)."""
+    revealed: str | None = None
+    """The revealed legion waiting to be placed in step 1 (G4.4)."""
+    notes: list[JSON] = field(default_factory=list)
+    """What only this player saw this turn (peeks, Oracle, Broker); cleared at turn end."""
+
+
+@dataclass(slots=True)
+class Stage:
+    """The decision the game waits for during the steps: who decides, and what."""
+
+    seat: int
+    kind: str
+    data: JSON = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class TurnFlags:
+    """Facts that last until the end of the current turn."""
+
+    deck_at_start: int
+    placed_at: list[str | None] = field(default_factory=lambda: [None, None])
+    """Where each seat placed its revealed legion in step 1 (N2 names that location)."""
+    recruited: list[bool] = field(default_factory=lambda: [False, False])
+    shield_wall: int | None = None
+    """The seat whose legions cannot be routed this turn (K1)."""
+    royal_summons: int | None = None
+    """The seat that may recruit with 2 legions this turn (K2)."""
+    royal_decree: int | None = None
+    """The seat that wins ties at this turn's end (K3)."""
+
+
+@dataclass(slots=True)
+class LegionsState:
+    rng: int
+    turn: int
+    phase: str
+    players: list[PlayerState]
+    tokens: dict[str, int | None]
+    """Majority token holder (seat) per location; ``None`` = neutral space."""
+    legion_row: list[RowSlot]
+    legion_deck: list[str]
+    """Top of the deck first."""
+    hero_row: list[str]
+    hero_deck: list[str]
+    """Top of the deck first."""
+    flags: TurnFlags
+    deal_first: int
+    leader: int | None = None
+    stage: Stage | None = None
+    pending: JSON | None = None
+    """The order the acting seat submitted, waiting for ``resolve``."""
+    extra_placements: int = 0
+    """Legions placed by H20 Sower (G17: they add to the battlefield count)."""
+    result: JSON | None = None
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (much faster than ``copy.deepcopy``)."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def clone(state: LegionsState) -> LegionsState:
+    """An independent copy: changing it never changes ``state``."""
+    return LegionsState(
+        rng=state.rng,
+        turn=state.turn,
+        phase=state.phase,
+        players=[
+            PlayerState(
+                side=p.side,
+                hand=list(p.hand),
+                stratagem=p.stratagem,
+                stratagem_used=p.stratagem_used,
+                face_up={loc: list(cards) for loc, cards in p.face_up.items()},
+                routed={loc: list(cards) for loc, cards in p.routed.items()},
+                heroes=[RecruitedHero(h.hero, list(h.legions)) for h in p.heroes],
+                sealed=p.sealed,
+                revealed=p.revealed,
+                notes=_copy_json(p.notes),
+            )
+            for p in state.players
+        ],
+        tokens=dict(state.tokens),
+        legion_row=[RowSlot(slot.card, slot.face_up) for slot in state.legion_row],
+        legion_deck=list(state.legion_deck),
+        hero_row=list(state.hero_row),
+        hero_deck=list(state.hero_deck),
+        flags=TurnFlags(
+            deck_at_start=state.flags.deck_at_start,
+            placed_at=list(state.flags.placed_at),
+            recruited=list(state.flags.recruited),
+            shield_wall=state.flags.shield_wall,
+            royal_summons=state.flags.royal_summons,
+            royal_decree=state.flags.royal_decree,
+        ),
+        deal_first=state.deal_first,
+        leader=state.leader,
+        stage=None
+        if state.stage is None
+        else Stage(state.stage.seat, state.stage.kind, _copy_json(state.stage.data)),
+        pending=_copy_json(state.pending),
+        extra_placements=state.extra_placements,
+        result=_copy_json(state.result),
+    )
+
+
+def state_to_json(state: LegionsState) -> JSON:
+    return asdict(state)
+
+
+def state_from_json(raw: dict[str, Any]) -> LegionsState:
+    raw = _copy_json(dict(raw))
+    players = [
+        PlayerState(
+            side=p["side"],
+            hand=list(p["hand"]),
+            stratagem=p["stratagem"],
+            stratagem_used=bool(p["stratagem_used"]),
+            face_up={k: list(v) for k, v in p["face_up"].items()},
+            routed={k: list(v) for k, v in p["routed"].items()},
+            heroes=[RecruitedHero(h["hero"], list(h["legions"])) for h in p["heroes"]],
+            sealed=p["sealed"],
+            revealed=p["revealed"],
+            notes=list(p["notes"]),
+        )
+        for p in raw["players"]
+    ]
+    stage = raw["stage"]
+    flags = raw["flags"]
+    return LegionsState(
+        rng=int(raw["rng"]),
+        turn=int(raw["turn"]),
+        phase=raw["phase"],
+        players=players,
+        tokens=dict(raw["tokens"]),
+        legion_row=[RowSlot(s["card"], bool(s["face_up"])) for s in raw["legion_row"]],
+        legion_deck=list(raw["legion_deck"]),
+        hero_row=list(raw["hero_row"]),
+        hero_deck=list(raw["hero_deck"]),
+        flags=TurnFlags(
+            deck_at_start=int(flags["deck_at_start"]),
+            placed_at=list(flags["placed_at"]),
+            recruited=list(flags["recruited"]),
+            shield_wall=flags["shield_wall"],
+            royal_summons=flags["royal_summons"],
+            royal_decree=flags["royal_decree"],
+        ),
+        deal_first=int(raw["deal_first"]),
+        leader=raw["leader"],
+        stage=None if stage is None else Stage(stage["seat"], stage["kind"], dict(stage["data"])),
+        pending=raw["pending"],
+        extra_placements=int(raw["extra_placements"]),
+        result=raw["result"],
+    )
