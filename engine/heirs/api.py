@@ -1,0 +1,552 @@
+"""The :class:`engine.core.GameRules` face of Heirs of the Axis: prompts, sealing, views."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng
+from engine.heirs import bots
+from engine.heirs.content import ABILITIES, AXIS, BUILDINGS, MARKET, RESOURCES, load_content
+from engine.heirs.rules import EXPEDITIONS, HeirsEngine, PassContext
+from engine.heirs.state import (
+    PHASE_ORDERS,
+    PHASE_OVER,
+    PHASE_SETUP,
+    Heir,
+    HeirsState,
+    clone_heir,
+    clone_state,
+    state_from_json,
+    state_to_json,
+)
+
+ORDER_KEYS = frozenset(
+    ("expedition", "settle", "recruit", "build", "learn", "trick", "exchanges", "retreat")
+)
+MAX_EXCHANGE_LINES = 12
+
+DEFAULT_ORDER: JSON = {
+    "expedition": {"kind": "stay", "field": None},
+    "settle": True,
+    "recruit": 0,
+    "build": None,
+    "learn": None,
+    "trick": None,
+    "exchanges": [],
+    "retreat": False,
+}
+"""H5.1 defaults; also what a phone gets when the sealing timer runs out (H5.4)."""
+
+
+def copy_order(order: JSON) -> JSON:
+    """A copy deep enough to notice any later change to an order (orders nest two levels)."""
+    return {
+        key: dict(value)
+        if isinstance(value, dict)
+        else [dict(x) if isinstance(x, dict) else x for x in value]
+        if isinstance(value, list)
+        else value
+        for key, value in order.items()
+    }
+
+
+def _bad(message: str, code: str = "BAD_ORDER") -> IllegalOrder:
+    return IllegalOrder(message, code=code)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class HeirsRules(HeirsEngine):
+    """Heirs of the Axis, as the app drives it (see ``engine/core.py``)."""
+
+    info = GameInfo(
+        id="heirs",
+        name="Heirs of the Axis",
+        min_players=2,
+        max_players=6,
+        simultaneous=True,
+        bot_styles=bots.STYLES,
+    )
+
+    def __init__(self) -> None:
+        super().__init__(load_content())
+        self._static_map: JSON = {
+            "fields": [
+                {"id": name, "q": q, "r": r, "ring": ring}
+                for name, (q, r), ring in zip(
+                    self.map.ids, self.map.coords, self.map.ring, strict=True
+                )
+            ],
+            "axis": self.map.ids[AXIS],
+        }
+        self._static_by_players: dict[int, JSON] = {}
+
+    # -- protocol --------------------------------------------------------------------------
+
+    def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> HeirsState:
+        return self.new_game(seats, seed, options)
+
+    def ready(self, state: HeirsState) -> bool:
+        if state.phase == PHASE_SETUP:
+            return all(h.setup_choice is not None for h in state.heirs)
+        if state.phase == PHASE_ORDERS:
+            return all(h.order is not None for h in state.heirs if not h.fallen)
+        return False
+
+    def resolve(self, state: HeirsState) -> tuple[HeirsState, list[Event]]:
+        if not self.ready(state):
+            raise ValueError("not every living seat has sealed yet")
+        if state.phase == PHASE_SETUP:
+            return self.finish_setup(state)
+        return self.resolve_round(state)
+
+    def outcome(self, state: HeirsState) -> JSON | None:
+        return state.outcome
+
+    def to_json(self, state: HeirsState) -> JSON:
+        return state_to_json(state)
+
+    def from_json(self, raw: Mapping[str, Any]) -> HeirsState:
+        return state_from_json(dict(raw))
+
+    # -- prompts ---------------------------------------------------------------------------
+
+    def prompt(self, state: HeirsState, seat: int) -> JSON | None:
+        key = ("prompt", seat)
+        if key not in state.memo:
+            state.memo[key] = self._prompt(state, seat)
+        cached = state.memo[key]
+        # A shallow copy: callers may annotate the prompt without touching the memo.
+        return None if cached is None else dict(cached)
+
+    def _prompt(self, state: HeirsState, seat: int) -> JSON | None:
+        heir = state.heirs[seat]
+        if state.phase == PHASE_SETUP:
+            if heir.setup_choice is not None:
+                return None
+            return {
+                "kind": "setup",
+                "colours": self.free_colours(state),
+                "characters": list(heir.offered),
+            }
+        if state.phase != PHASE_ORDERS or heir.fallen or heir.order is not None:
+            return None
+        return self.orders_prompt(state, seat)
+
+    def free_colours(self, state: HeirsState) -> list[str]:
+        taken = {h.setup_choice["colour"] for h in state.heirs if h.setup_choice is not None}
+        return [c for c in self.content.setup["colours"] if c not in taken]
+
+    def orders_prompt(self, state: HeirsState, seat: int) -> JSON:
+        """Everything the phone needs to fill in the whole round (H5.1, H23)."""
+        heir = state.heirs[seat]
+        ids = self.map.ids
+        here = heir.position
+        owner = state.owner
+        required = self.signs_required(state, heir)
+        sibling_heirs = {h.position for h in state.heirs if h.seat != seat and not h.fallen}
+        move: list[str] = []
+        attack: list[str] = []
+        for f in self.map.neighbours[here]:
+            if f == AXIS:
+                if len(heir.signs) >= required:
+                    move.append(ids[f])
+                continue
+            if owner[f] in (-1, seat):
+                move.append(ids[f])
+            if owner[f] not in (-1, seat) or (owner[f] == -1 and f in sibling_heirs):
+                attack.append(ids[f])
+        if owner[here] == -1 and here != AXIS and here in sibling_heirs:
+            attack.append(ids[here])
+        scout = [ids[here], *(ids[f] for f in self.map.neighbours[here])]
+        # Costs inline (H8.3, H9.3, H9.4): one effects and one omen lookup for the prompt.
+        effects = self.effects_of(heir)
+        omen_effects = self.omen_effects(state)
+        ring = self.map.ring
+        ring_settle = self.content.ring_settle
+        settle_discount = effects.get("settle_discount", 0)
+        settle_halved = bool(omen_effects.get("settle_halved"))
+        settle_costs: dict[str, int] = {}
+        for f in (here, *self.map.neighbours[here]):
+            if f != AXIS and owner[f] == -1:
+                cost = max(0, ring_settle[ring[f]] - settle_discount)
+                settle_costs[ids[f]] = -(-cost // 2) if settle_halved else cost
+        discount = effects.get("building_discount", 0)
+        halved = bool(omen_effects.get("building_halved"))
+        building_costs = self.content.building_costs
+        gold = heir.gold
+        buildings = []
+        for index, name in enumerate(BUILDINGS):
+            level = heir.buildings[index]
+            building_cost: int | None = None
+            if level < len(building_costs):
+                building_cost = max(0, building_costs[level] - discount)
+                if halved:
+                    building_cost = -(-building_cost // 2)
+            buildings.append(
+                {
+                    "id": name,
+                    "level": level,
+                    "cost": building_cost,
+                    "affordable": building_cost is not None and building_cost <= gold,
+                }
+            )
+        ability_costs = self.content.ability_costs
+        knowledge = heir.knowledge
+        abilities = []
+        for index, name in enumerate(ABILITIES):
+            level = heir.abilities[index]
+            ability_cost = ability_costs[level] if level < len(ability_costs) else None
+            abilities.append(
+                {
+                    "id": name,
+                    "level": level,
+                    "cost": ability_cost,
+                    "affordable": ability_cost is not None and ability_cost <= knowledge,
+                }
+            )
+        living_siblings = [h.seat for h in state.heirs if h.seat != seat and not h.fallen]
+        tricks = []
+        for card_id in heir.hand:
+            group = self.content.card_group[card_id]
+            card_cost = self.trick_cost(heir, card_id)
+            entry: JSON = {
+                "card": card_id,
+                "group": group,
+                "cost": dict(card_cost),
+                "affordable": all(getattr(heir, r) >= a for r, a in card_cost.items()),
+            }
+            if card_id == self.content.new_portrait:
+                entry["targets"] = living_siblings
+            elif group == 0:
+                entry["targets"] = sorted({p for p in heir.portraits if p in living_siblings})
+            elif card_id == "shadow_path":
+                entry["fields"] = [
+                    ids[f]
+                    for f in self.map.neighbours[here]
+                    if self.map.ring[f] == self.map.ring[here] - 1
+                ]
+            tricks.append(entry)
+        market_level = heir.buildings[MARKET]
+        market = None
+        if market_level:
+            give, get = self.content.buildings["market"]["rates"][market_level - 1]
+            market = {"level": market_level, "give": give, "get": get}
+        return {
+            "kind": "orders",
+            "round": state.round,
+            "rounds": state.rounds,
+            "omen": self.omen(state),
+            "pedestal": state.pedestals.index(seat) + 1,
+            "position": ids[here],
+            "expedition": {"move": move, "attack": attack, "scout": scout, "stay": True},
+            "settle": {"default": True, "costs": settle_costs},
+            "recruit": {
+                "cap": self.recruit_cap(state, heir),
+                "people_per_soldier": self.people_per_soldier,
+                "affordable": heir.people // self.people_per_soldier,
+            },
+            "buildings": buildings,
+            "abilities": abilities,
+            "tricks": tricks,
+            "market": market,
+            "retreat": {"default": False},
+            "signs": {"held": list(heir.signs), "required": required},
+            "default": copy_order(DEFAULT_ORDER),
+        }
+
+    # -- sealing ---------------------------------------------------------------------------
+
+    def submit(self, state: HeirsState, seat: int, order: Mapping[str, Any]) -> HeirsState:
+        if not 0 <= seat < state.players:
+            raise NotYourTurn("There is no such seat.")
+        heir = state.heirs[seat]
+        if state.phase == PHASE_SETUP:
+            if heir.setup_choice is not None:
+                raise NotYourTurn("You have already made your choice.")
+            choice = self.normalize_setup(state, seat, order)
+            st = clone_state(state, heirs=False, board=False)
+            st.heirs[seat] = heir_copy = self._copy_heir(state, seat)
+            heir_copy.setup_choice = choice
+            return st
+        if state.phase == PHASE_OVER:
+            raise NotYourTurn("The game is over.")
+        if heir.fallen:
+            raise NotYourTurn("Your dynasty has fallen.")
+        if heir.order is not None:
+            raise NotYourTurn("You have already sealed this round (H5.3).")
+        checked = state.memo.get(("checked", seat))
+        if checked is not None and checked[0] is order and checked[1] == order:
+            normalized = checked[2]  # this very order passed the sealing check on this state
+        else:
+            normalized = self.normalize_order(state, seat, order)
+            self.dry_run(state, seat, normalized)
+        st = clone_state(state, heirs=False, board=False)
+        st.heirs[seat] = heir_copy = self._copy_heir(state, seat)
+        heir_copy.order = normalized
+        self._carry_memo(state, st, seat)
+        return st
+
+    @staticmethod
+    def _carry_memo(old: HeirsState, new: HeirsState, seat: int) -> None:
+        """Sealing changes only the seat's own order: every other seat's prompt and checked
+        order stay valid, and the board differs only in that seat's "sealed" flag."""
+        for key, value in old.memo.items():
+            if isinstance(key, tuple) and key[1] != seat:
+                new.memo[key] = value
+        board = old.memo.get("board")
+        if board is not None:
+            heirs = list(board["heirs"])
+            heirs[seat] = {**heirs[seat], "sealed": True}
+            new.memo["board"] = {**board, "heirs": heirs}
+
+    @staticmethod
+    def _copy_heir(state: HeirsState, seat: int) -> Heir:
+        return clone_heir(state.heirs[seat])
+
+    def normalize_setup(self, state: HeirsState, seat: int, order: Mapping[str, Any]) -> JSON:
+        if not isinstance(order, Mapping):
+            raise _bad("Choose a colour and a character.")
+        colour = order.get("colour")
+        character = order.get("character")
+        if set(order) - {"colour", "character"}:
+            raise _bad("Only a colour and a character are chosen at setup.")
+        if colour not in self.content.setup["colours"]:
+            raise _bad("Pick one of the six colours.", "BAD_COLOUR")
+        if colour not in self.free_colours(state):
+            raise IllegalOrder("Another player already took that colour.", code="COLOUR_TAKEN")
+        if character not in state.heirs[seat].offered:
+            raise IllegalOrder(
+                "Keep one of the two characters you were offered.", code="NOT_OFFERED"
+            )
+        return {"colour": colour, "character": character}
+
+    def normalize_order(self, state: HeirsState, seat: int, raw: Mapping[str, Any]) -> JSON:
+        """Shape checks and sealing-only checks; the rest is the dry run (H5.2)."""
+        if not isinstance(raw, Mapping):
+            raise _bad("An order is a set of parts (expedition, recruit, …).")
+        unknown = set(raw) - ORDER_KEYS
+        if unknown:
+            raise _bad(f"Unknown order part(s): {', '.join(sorted(map(str, unknown)))}.")
+        order: JSON = dict(DEFAULT_ORDER)
+        index_of = self.map.index_of
+        expedition = raw.get("expedition")
+        if expedition is not None:
+            if not isinstance(expedition, Mapping) or expedition.get("kind") not in EXPEDITIONS:
+                raise _bad("The expedition is one of move, attack, scout or stay.")
+            kind = expedition["kind"]
+            target = expedition.get("field")
+            if kind == "stay":
+                order["expedition"] = {"kind": "stay", "field": None}
+            else:
+                if target not in index_of:
+                    raise _bad("Choose the expedition's field.", "UNKNOWN_FIELD")
+                order["expedition"] = {"kind": kind, "field": target}
+        for key in ("settle", "retreat"):
+            if key in raw:
+                if not isinstance(raw[key], bool):
+                    raise _bad(f"'{key}' is yes or no.")
+                order[key] = raw[key]
+        if "recruit" in raw:
+            if not _is_int(raw["recruit"]) or raw["recruit"] < 0:
+                raise _bad("Recruit a whole number of soldiers (0 or more).")
+            order["recruit"] = raw["recruit"]
+        if raw.get("build") is not None:
+            if raw["build"] not in BUILDINGS:
+                raise _bad("Unknown building.")
+            order["build"] = raw["build"]
+        if raw.get("learn") is not None:
+            if raw["learn"] not in ABILITIES:
+                raise _bad("Unknown ability.")
+            order["learn"] = raw["learn"]
+        order["exchanges"] = self._normalize_exchanges(raw.get("exchanges"))
+        order["trick"] = self._normalize_trick(state, seat, raw.get("trick"))
+        return order
+
+    @staticmethod
+    def _normalize_exchanges(raw: Any) -> list[JSON]:
+        if raw is None:
+            return []
+        if not isinstance(raw, list) or len(raw) > MAX_EXCHANGE_LINES:
+            raise _bad(f"Exchanges are a list of at most {MAX_EXCHANGE_LINES} trades.")
+        lines: list[JSON] = []
+        for line in raw:
+            if not isinstance(line, Mapping):
+                raise _bad("Each exchange names give, get and trades.")
+            give, get, trades = line.get("give"), line.get("get"), line.get("trades", 1)
+            if give not in RESOURCES or get not in RESOURCES or give == get:
+                raise _bad("Exchange one resource for a different one (people, gold, knowledge).")
+            if not _is_int(trades) or trades < 1:
+                raise _bad("The number of trades is a whole number, at least 1.")
+            lines.append({"give": give, "get": get, "trades": trades})
+        return lines
+
+    def _normalize_trick(self, state: HeirsState, seat: int, raw: Any) -> JSON | None:
+        if raw is None:
+            return None
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("card"), str):
+            raise _bad("Name the trick card you play.")
+        card = raw["card"]
+        heir = state.heirs[seat]
+        if card not in heir.hand:
+            raise IllegalOrder("That card is not in your hand this round.", code="NOT_IN_HAND")
+        group = self.content.card_group[card]
+        trick: JSON = {"card": card, "target": None, "field": None}
+        if group == 0:
+            target = raw.get("target")
+            if not _is_int(target) or not 0 <= target < state.players or target == seat:
+                raise IllegalOrder("Choose a sibling as the target.", code="BAD_TARGET")
+            if state.heirs[target].fallen:
+                raise IllegalOrder("That sibling has fallen.", code="TARGET_FALLEN")
+            trick["target"] = target
+        elif card == "shadow_path":
+            target_field = raw.get("field")
+            if target_field not in self.map.index_of:
+                raise IllegalOrder("Choose the field of the extra step.", code="BAD_TARGET")
+            trick["field"] = target_field
+        return trick
+
+    # -- views (H23) -----------------------------------------------------------------------
+
+    def static_map(self, state: HeirsState) -> JSON:
+        """The unchanging part of the board for this player count (shared, never mutated)."""
+        cached = self._static_by_players.get(state.players)
+        if cached is None:
+            ids = self.map.ids
+            capitals = set(state.capitals)
+            cached = {
+                **self._static_map,
+                "forests": [ids[f] for f in sorted(self.map.forest_pattern - capitals)],
+                "capitals": [ids[f] for f in state.capitals],
+            }
+            self._static_by_players[state.players] = cached
+        return cached
+
+    def view(self, state: HeirsState, seat: int | None) -> JSON:
+        board = state.memo.get("board")
+        if board is None:
+            board = state.memo["board"] = self._board(state)
+        if seat is None:
+            return dict(board)
+        return {**board, "me": self.private_view(state, seat)}
+
+    def _board(self, state: HeirsState) -> JSON:
+        ids = self.map.ids
+        pedestal = {s: i + 1 for i, s in enumerate(state.pedestals)}
+        heirs_public = [
+            {
+                "seat": h.seat,
+                "colour": h.colour or None,
+                "position": None if h.fallen else ids[h.position],
+                "pedestal": pedestal.get(h.seat),
+                "signs": list(h.signs),
+                "fallen": h.fallen,
+                "in_axis": bool(h.entered_axis) and not h.fallen,
+                "sealed": (h.setup_choice is not None)
+                if state.phase == PHASE_SETUP
+                else (h.order is not None),
+            }
+            for h in state.heirs
+        ]
+        board: JSON = {
+            "game": "heirs",
+            "phase": state.phase,
+            "round": state.round,
+            "rounds": state.rounds,
+            "omen": self.omen(state) or None,
+            "start_player": state.start_player if state.round else None,
+            "timer": state.options.get("timer"),
+            "map": self.static_map(state),
+            "owners": [None if o < 0 else o for o in state.owner],
+            "living_capitals": {
+                str(h.seat): ids[state.capitals[h.seat]] for h in state.heirs if not h.fallen
+            },
+            "finds": [ids[f] for f, find in enumerate(state.finds) if find],
+            "shards": [ids[f] for f, shard in enumerate(state.shards) if shard],
+            "heirs": heirs_public,
+            "outcome": state.outcome,
+        }
+        return board
+
+    def private_view(self, state: HeirsState, seat: int) -> JSON:
+        heir = state.heirs[seat]
+        me: JSON = {
+            "seat": seat,
+            "colour": heir.colour or None,
+            "offered": list(heir.offered),
+            "character": heir.character or None,
+            "start_artifact": heir.start_artifact,
+            "backpack": list(heir.backpack),
+            "soldiers": heir.soldiers,
+            "people": heir.people,
+            "gold": heir.gold,
+            "knowledge": heir.knowledge,
+            "buildings": dict(zip(BUILDINGS, heir.buildings, strict=True)),
+            "abilities": dict(zip(ABILITIES, heir.abilities, strict=True)),
+            "portraits": list(heir.portraits),
+            "signs": list(heir.signs),
+            "won_battles": heir.won_battles,
+            "hand": list(heir.hand),
+            "sealed_order": heir.order,
+            "intel": list(heir.intel),
+            # From the snapshots in the seat's own intel, never from the sibling's live state.
+            "known_start_artifacts": {
+                str(entry["of"]): entry["start_artifact"]
+                for entry in heir.intel
+                if entry["kind"] == "comets_sight"
+            },
+            "fallen": heir.fallen,
+        }
+        if state.phase != PHASE_SETUP and not heir.fallen:
+            me["signs_required"] = self.signs_required(state, heir)
+            me["recruit_cap"] = self.recruit_cap(state, heir)
+            ctx = PassContext()
+            if heir.order is not None and heir.order["trick"] is not None:
+                if heir.order["trick"]["card"] == "war_cry":
+                    ctx.war_cry.add(seat)
+                if heir.order["trick"]["card"] == "shield_of_the_seal":
+                    ctx.shield.add(seat)
+            me["attack_value"] = self.attack_value(state, ctx, heir)
+            here = heir.position
+            defence = self.heir_defence(ctx, heir)
+            if state.owner[here] == seat:
+                defence += self.field_defence(state, seat, here)
+            me["defence_value"] = defence * (100 + self.effect(heir, "defence_pct")) // 100
+            me["militia"] = self.militia(heir)
+            me["pedestal"] = state.pedestals.index(seat) + 1 if seat in state.pedestals else None
+        return me
+
+    # -- bots ------------------------------------------------------------------------------
+
+    def bot_order(self, state: HeirsState, seat: int, style: str = "default") -> JSON:
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn()
+        view = self.view(state, seat)
+        candidates = bots.decide(view, prompt, style)
+        return self._first_legal(state, seat, candidates)
+
+    def random_order(self, state: HeirsState, seat: int, rng: Rng) -> JSON:
+        prompt = self.prompt(state, seat)
+        if prompt is None:
+            raise NotYourTurn()
+        return self._first_legal(state, seat, bots.random_candidates(prompt, rng))
+
+    def _first_legal(self, state: HeirsState, seat: int, candidates: list[JSON]) -> JSON:
+        """The first candidate the sealing check accepts (the default order always is)."""
+        for candidate in candidates:
+            try:
+                if state.phase == PHASE_SETUP:
+                    self.normalize_setup(state, seat, candidate)
+                else:
+                    normalized = self.normalize_order(state, seat, candidate)
+                    self.dry_run(state, seat, normalized)
+                    # Remember the check so that submitting this very order skips it.
+                    state.memo[("checked", seat)] = (candidate, copy_order(candidate), normalized)
+            except IllegalOrder:
+                continue
+            return candidate
+        return {}
