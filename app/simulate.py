@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from engine.core import JSON, GameRules
-from engine.registry import available_games, get_rules
+from engine.registry import engine_games, get_rules
 
 SEED_STRIDE = 7919
 """Game k of a run plays seed ``seed + k * SEED_STRIDE``: spread out, and the same every run."""
@@ -25,6 +25,7 @@ class Tally:
     rounds: int = 0
     wins_by_character: Counter[str] = field(default_factory=Counter)
     wins_by_style: Counter[str] = field(default_factory=Counter)
+    wins_by_side: Counter[str] = field(default_factory=Counter)
 
     def add(self, outcome: JSON, styles: list[str]) -> None:
         self.games += 1
@@ -34,13 +35,23 @@ class Tally:
         for seat in winners:
             self.wins_by_seat[str(seat)] += 1
             self.wins_by_style[styles[seat]] += 1
-            characters = outcome.get("characters")
-            if characters:
-                self.wins_by_character[str(characters[seat])] += 1
+            for key, tally in (
+                ("characters", self.wins_by_character),
+                ("side_of_seat", self.wins_by_side),
+            ):
+                if key in outcome:
+                    tally[str(per_seat(outcome[key], seat))] += 1
         if not winners:
             self.wins_by_seat["none"] += 1
-        self.end_reasons[str(outcome.get("end") or outcome.get("result") or "unknown")] += 1
-        self.rounds += int(outcome.get("rounds") or outcome.get("turns") or 0)
+        self.end_reasons[str(outcome.get("end") or outcome.get("reason") or "unknown")] += 1
+        self.rounds += int(
+            outcome.get("rounds") or outcome.get("round") or outcome.get("turns") or 0
+        )
+
+
+def per_seat(values: Any, seat: int) -> Any:
+    """A seat's entry of an outcome field given as a list or as a JSON object keyed by seat."""
+    return values[str(seat)] if isinstance(values, dict) else values[seat]
 
 
 def play_one(rules: GameRules, players: int, seed: int, styles: list[str]) -> JSON:
@@ -92,6 +103,8 @@ def simulate(
     }
     if tally.wins_by_character:
         figures["wins_by_character"] = dict(sorted(tally.wins_by_character.items()))
+    if tally.wins_by_side:
+        figures["wins_by_side"] = dict(sorted(tally.wins_by_side.items()))
     if len(info.bot_styles) > 1:
         figures["wins_by_style"] = dict(sorted(tally.wins_by_style.items()))
     return figures
@@ -105,8 +118,8 @@ def _draw_progress(stream: TextIO, done: int, total: int) -> None:
 
 
 def run_cli(args: argparse.Namespace) -> int:
-    if args.game not in available_games():
-        print(f"Unknown game {args.game!r}; choose one of {', '.join(available_games())}.")
+    if args.game not in engine_games():
+        print(f"Unknown game {args.game!r}; choose one of {', '.join(engine_games())}.")
         return 2
     try:
         figures = simulate(
