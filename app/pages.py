@@ -11,7 +11,6 @@ the public one.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping
 from io import BytesIO
 from typing import Any
@@ -25,6 +24,7 @@ from markupsafe import Markup
 
 from app import i18n
 from app.config import PROJECT_DIR, Settings
+from app.games import hidden_leaders, screens_for, seat_names
 from app.hub import Connection
 from app.lan import join_base_url
 from app.rooms import (
@@ -46,8 +46,6 @@ SEAT_COOKIE = "pecet_seat_{code}"
 HOST_COOKIE = "pecet_host_{code}"
 LANG_COOKIE = "pecet_lang"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 2
-SEAT_LETTERS = "ABCDEFGH"
-FACTION_ORDER = ("IA", "HT", "WF", "UD")
 
 environment = Environment(
     loader=FileSystemLoader(PROJECT_DIR / "templates"),
@@ -65,17 +63,6 @@ i18n.load_all()
 # ------------------------------------------------------------------ translated fixed words
 
 
-def faction_name(faction: str) -> str:
-    """The faction's name in the current language (L1.1)."""
-    names = {
-        "IA": i18n.gettext("Imperial Army"),
-        "HT": i18n.gettext("Hill Tribes"),
-        "WF": i18n.gettext("Water Folk"),
-        "UD": i18n.gettext("Undead"),
-    }
-    return names.get(faction, faction)
-
-
 def game_name(game: str) -> str:
     names = {
         "hidden_leaders": i18n.gettext("Hidden Leaders Duel"),
@@ -85,25 +72,15 @@ def game_name(game: str) -> str:
     return names.get(game, game)
 
 
-def game_blurb(game: str) -> str:
-    blurbs = {
-        "hidden_leaders": i18n.gettext(
-            "2 players · about 20 minutes · recruit heroes in secret, take the stronger army."
-        ),
-    }
-    return blurbs.get(game, "")
-
-
 environment.globals.update(
-    faction_name=faction_name,
+    faction_name=hidden_leaders.faction_name,
     game_name=game_name,
-    game_blurb=game_blurb,
-    factions=FACTION_ORDER,
+    game_blurb=lambda game: screens_for(game).blurb(),
     languages=i18n.LANGUAGES,
     language_names=i18n.LANGUAGE_NAMES,
     name_max=NAME_MAX,
 )
-environment.filters["strength"] = lambda card_id: card_strength(str(card_id))
+environment.filters["strength"] = lambda card_id: hidden_leaders.card_strength(str(card_id))
 
 
 def render(template: str, lang: str, **context: Any) -> str:
@@ -112,97 +89,6 @@ def render(template: str, lang: str, **context: Any) -> str:
 
 
 # ------------------------------------------------------------------ view models
-
-
-def card_strength(card_id: str) -> int:
-    """A hero's strength read from its id (L1.2: faction, strength, optional letter); only a
-    fallback for ids the view did not reveal."""
-    found = re.match(r"^L?[A-Z]{2}(\d+)", card_id)
-    return int(found.group(1)) if found else 0
-
-
-def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
-    return {int(s["seat"]): str(s["name"]) for s in payload.get("seats", [])}
-
-
-def hidden_leaders_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-    """What the Hidden Leaders templates need, worked out from a payload (a view) alone."""
-    view: JSON | None = payload.get("view")
-    names = seat_names(payload)
-    context: dict[str, Any] = {
-        "names": names,
-        "name_a": names.get(0, "A"),
-        "name_b": names.get(1, "B"),
-        "view": view,
-    }
-    if view is None:
-        return context
-    active = view.get("active")
-    context["active_name"] = names.get(active, "") if active is not None else ""
-    context["pile_empty"] = view.get("pile", 0) == 0
-    if seat is not None:
-        other = 1 - seat
-        context["me_seat"] = seat
-        context["me_row"] = SEAT_LETTERS[seat]
-        context["other_name"] = names.get(other, SEAT_LETTERS[other])
-        me = view.get("me") or {}
-        context["me"] = me
-        context["my_blocks"] = {b["slot"]: b for b in me.get("blocks", [])}
-    scoring = view.get("scoring")
-    if scoring:
-        strengths = revealed_strengths(view)
-        context["scoring"] = scoring
-        context["strengths"] = strengths
-        context["score_steps"] = [
-            score_step_context(step, names, strengths) for step in scoring["steps"]
-        ]
-    return context
-
-
-def revealed_strengths(view: Mapping[str, Any]) -> dict[str, int]:
-    """Card id → strength of every hero the finished game revealed (rows and councils)."""
-    strengths: dict[str, int] = {}
-    for row in view.get("rows", {}).values():
-        for slot in row:
-            for card in (slot.get("hero"), slot.get("blocker")):
-                if card and "card" in card:
-                    strengths[card["card"]] = int(card["strength"])
-    for council in view.get("scoring", {}).get("councils", {}).values():
-        for card in council:
-            strengths[card["card"]] = int(card["strength"])
-    return strengths
-
-
-def score_step_context(
-    step: Mapping[str, Any], names: Mapping[int, str], strengths: Mapping[str, int]
-) -> dict[str, Any]:
-    """One faction of the L10.4 scoring, with a translated outcome label (call it inside
-    :func:`i18n.use_language`)."""
-
-    def total(cards: list[str]) -> int:
-        return sum(strengths.get(c, card_strength(c)) for c in cards)
-
-    outcome = step["outcome"]
-    if outcome == "MAJORITY":
-        winner = names.get(0 if step["influence_winner"] == "A" else 1, step["influence_winner"])
-        label = i18n.gettext("%(name)s has more influence → takes Row %(row)s (more heroes)") % {
-            "name": winner,
-            "row": step["big_row"],
-        }
-    elif outcome == "TIE_INFLUENCE":
-        label = i18n.gettext("Influence tie → nearest rows")
-    elif outcome == "TIE_COUNT":
-        label = i18n.gettext("Count tie → nearest rows")
-    else:
-        label = i18n.gettext("Influence and count tie → nearest rows")
-    absent = [names.get(i, letter) for i, letter in enumerate("AB") if not step["presence"][letter]]
-    return {
-        **step,
-        "label": label,
-        "absent": absent,
-        "to_a_strength": total(step["to_a"]),
-        "to_b_strength": total(step["to_b"]),
-    }
 
 
 def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -224,7 +110,7 @@ def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
 def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
     seat = int(payload["you"]["seat"])
     with i18n.use_language(lang):  # the context holds translated labels too
-        game_context = hidden_leaders_context(payload, seat)
+        game_context = screens_for(live.game).context(payload, seat)
     return render(
         "fragments/phone_view.html",
         lang,
@@ -242,7 +128,7 @@ def render_board_view(
     live: LiveRoom, payload: JSON, lang: str, *, host: bool, join_url: str
 ) -> str:
     with i18n.use_language(lang):
-        game_context = hidden_leaders_context(payload, None)
+        game_context = screens_for(live.game).context(payload, None)
     return render(
         "fragments/board_view.html",
         lang,
@@ -296,46 +182,18 @@ def _render_for_connection(live: LiveRoom, payload: JSON, connection: Connection
 # ------------------------------------------------------------------ forms → protocol
 
 
-def _as_list(value: Any) -> list[str]:
-    if value is None or value == "":
-        return []
-    if isinstance(value, list):
-        return [str(v) for v in value if v not in (None, "")]
-    return [str(value)]
-
-
 def translate_form(live: LiveRoom, frame: JSON) -> JSON:
     """A phone form's fields (sent by htmx-ext-ws with ``HEADERS``) → a protocol message.
 
-    - ``action=take``, ``slot`` (one per ticked box) → a TAKE order (L3.1);
-    - ``action=place``, ``return_<slot>`` = card per open slot, ``place_card``, and
-      ``place_target`` = ``council`` or a slot → a RETURN+PLACE order (L3.2, L3.3);
-    - ``action=ready`` → ready for the next game (L7.3); ``action=lang`` → the seat's language;
-    - anything else → ``sync`` (send the view again).
+    ``action=ready`` → ready for the next game (L7.3); ``action=lang`` → the seat's language;
+    the game's own actions → its orders (see ``app/games``); anything else → ``sync``.
     """
     action = str(frame.get("action") or "")
-    if action == "take":
-        return {"type": "order", "order": {"type": "take", "slots": _as_list(frame.get("slot"))}}
-    if action == "place":
-        returns = {
-            key.removeprefix("return_"): str(value)
-            for key, value in frame.items()
-            if key.startswith("return_") and value not in (None, "")
-        }
-        card = frame.get("place_card")
-        target = str(frame.get("place_target") or "council")
-        placement: JSON = {"to": "council", "card": card}
-        if target != "council":
-            placement = {"to": "block", "card": card, "slot": target}
-        return {
-            "type": "order",
-            "order": {"type": "place", "returns": returns, "placement": placement},
-        }
     if action == "ready":
         return {"type": "ready"}
     if action == "lang":
         return {"type": "lang", "lang": str(frame.get("lang") or "")}
-    return {"type": "sync"}
+    return screens_for(live.game).translate_form(frame) or {"type": "sync"}
 
 
 # ------------------------------------------------------------------ request helpers

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -350,7 +351,7 @@ def test_ready_and_language_frames(client: TestClient) -> None:
 
 
 def test_translate_form_builds_protocol_messages() -> None:
-    live: Any = None
+    live: Any = SimpleNamespace(game="hidden_leaders")
     assert translate_form(live, {"action": "take", "slot": ["A1", "B3"]}) == {
         "type": "order",
         "order": {"type": "take", "slots": ["A1", "B3"]},

@@ -1,0 +1,49 @@
+"""Each hosted game's screens: how its views become page context, and its forms orders.
+
+``pages.py`` is generic (join, host, lobby, sockets); everything a game's phone and board
+pages need that is particular to the game lives in ``app/games/<game>.py`` and
+``templates/games/<game>/{phone,board}.html``. Context builders read views only, never state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from engine.core import JSON
+
+
+class GameScreens(Protocol):
+    def blurb(self) -> str:
+        """One translated line for the host's game menu."""
+
+    def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        """Template context from a payload (a view); ``seat`` is ``None`` on the board.
+
+        Called inside ``i18n.use_language``, so it may hold translated labels. Must provide
+        ``seat_notes`` (seat -> short note in the lobby), ``board_lobby_hint`` and
+        ``phone_lobby_hint`` (may be empty).
+        """
+
+    def translate_form(self, frame: Mapping[str, Any]) -> JSON | None:
+        """A phone form of this game → a protocol message; ``None`` if not this game's."""
+
+
+def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
+    return {int(s["seat"]): str(s["name"]) for s in payload.get("seats", [])}
+
+
+def form_values(value: Any) -> list[str]:
+    """A form field as a list: htmx sends one value as a string and several as a list."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, list):
+        return [str(v) for v in value if v not in (None, "")]
+    return [str(value)]
+
+
+def screens_for(game: str) -> GameScreens:
+    from app.games import hidden_leaders
+
+    screens: dict[str, GameScreens] = {"hidden_leaders": hidden_leaders.SCREENS}
+    return screens[game]
