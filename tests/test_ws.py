@@ -22,10 +22,12 @@ Frame = dict[str, Any]
 class Screen:
     """One websocket client that keeps every frame it was sent."""
 
-    def __init__(self, socket: WebSocketTestSession, seat: int | None) -> None:
+    def __init__(
+        self, socket: WebSocketTestSession, seat: int | None, frames: list[Frame] | None = None
+    ) -> None:
         self.socket = socket
         self.seat = seat
-        self.frames: list[Frame] = []
+        self.frames: list[Frame] = [] if frames is None else frames
 
     def next(self) -> Frame:
         frame: Frame = self.socket.receive_json()
@@ -75,6 +77,7 @@ def test_two_phones_and_a_board_play_a_duel_and_no_frame_leaks(client: TestClien
         client.websocket_connect(f"/ws/rooms/{code}/board") as board_ws,
     ):
         phones = [Screen(ws0, 0), Screen(ws1, 1)]
+        sockets: list[Any] = []
         board = Screen(board_ws, None)
         latest = [phone.until_version(0) for phone in phones]
         board_frame = board.until_version(0)
@@ -86,10 +89,20 @@ def test_two_phones_and_a_board_play_a_duel_and_no_frame_leaks(client: TestClien
             version += 1
             latest = [phone.until_version(version) for phone in phones]
             board_frame = board.until_version(version)
+            if version == 9:  # the second phone drops off mid-game and comes back
+                phones[1].socket.close()
+                reconnected = client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}")
+                sockets.append(reconnected)
+                phones[1] = Screen(reconnected.__enter__(), 1, phones[1].frames)
+                latest[1] = phones[1].next()
+                assert latest[1]["version"] == version, "a full view right on reconnect"
+                assert latest[1]["view"]["me"]["hand"], "with the seat's own hand"
         assert board_frame["status"] == "finished"
         assert board_frame["outcome"]["result"] in ("A", "B", "REMATCH")
         assert latest[0]["outcome"] == latest[1]["outcome"] == board_frame["outcome"]
         assert version == 28
+        for extra in sockets:
+            extra.__exit__(None, None, None)
 
     match, orders = order_log(client, code)
     assert any(order.get("placement", {}).get("to") == "block" for _seat, order in orders)
