@@ -50,6 +50,17 @@ class MoveSeat(BaseModel):
     to: int = Field(ge=0, description="The new seat number; the others shift to make room.")
 
 
+class Pause(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    paused: bool
+
+
+class Options(BaseModel):
+    """The room's options after a change."""
+
+    options: dict[str, Any]
+
+
 class Ok(BaseModel):
     ok: bool = True
 
@@ -78,6 +89,10 @@ class RoomView(BaseModel):
     to_act: list[int] = Field(description="Seats the game waits for (never what they chose).")
     outcome: dict[str, Any] | None
     ready: list[int] = Field(description="Seats ready for the next game, once one is over.")
+    options: dict[str, Any] = Field(description="The room's options, `timer` included.")
+    paused: bool = Field(description="The host stopped the clock.")
+    deadline: str | None = Field(description="When the sealing timer runs out (ISO 8601, UTC).")
+    timer_left: float | None = Field(description="Seconds left on a paused timer.")
     view: dict[str, Any] | None = Field(description="The game's public view (the board's).")
     events: list[dict[str, Any]] = Field(description="Public events of the newest resolution.")
 
@@ -188,4 +203,18 @@ async def kick_seat(code: str, seat: int, rooms: Service, token: Token) -> Ok:
 async def move_seat(code: str, seat: int, body: MoveSeat, rooms: Service, token: Token) -> Ok:
     """Host: move a seat so that the seat order matches the table clockwise (lobby only)."""
     await rooms.move_seat(code, token, seat, body.to)
+    return Ok()
+
+
+@router.post("/rooms/{code}/options", responses=ERRORS)
+async def set_options(code: str, body: dict[str, Any], rooms: Service, token: Token) -> Options:
+    """Host, in the lobby: change options (e.g. `{"timer": 90}`, Heirs' `{"rounds": 10}`);
+    a key set to null goes back to its default."""
+    return Options(options=await rooms.set_options(code, token, body))
+
+
+@router.post("/rooms/{code}/pause", responses=ERRORS)
+async def pause(code: str, body: Pause, rooms: Service, token: Token) -> Ok:
+    """Host: stop (`{"paused": true}`) or restart the clock: the sealing timer and the bots."""
+    await rooms.set_paused(code, token, body.paused)
     return Ok()

@@ -25,6 +25,8 @@ class Room(SQLModel, table=True):
     status: str = Field(default="lobby", max_length=16)
     """lobby, playing, finished, or closed (a closed room's code may be given out again)."""
     host_token_hash: str = Field(max_length=64)
+    paused: bool = False
+    """The host stopped the clock: the sealing timer and the bots wait."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -73,6 +75,10 @@ class Match(SQLModel, table=True):
     """The events of the newest resolution, each with its audience (views filter them)."""
     ready_seats: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """Seats that tapped Ready for the next game after this one finished."""
+    deadline_at: datetime | None = None
+    """When the sealing timer runs out (the room option ``timer``); None without a timer."""
+    timer_left: float | None = None
+    """Seconds the timer still had when the host paused the room."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

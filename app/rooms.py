@@ -14,7 +14,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -108,6 +108,14 @@ class LiveMatch:
     outcome: JSON | None
     recent_events: list[Event]
     ready_seats: list[int]
+    deadline_at: datetime | None = None
+    timer_left: float | None = None
+
+    @property
+    def timer(self) -> float | None:
+        """The sealing timer in seconds (option ``timer``), or None when there is none."""
+        value = self.options.get("timer")
+        return float(value) if isinstance(value, int | float) and value > 0 else None
 
 
 @dataclass(slots=True)
@@ -123,8 +131,10 @@ class LiveRoom:
     host_token_hash: str
     seats: list[SeatInfo]
     match: LiveMatch | None
+    paused: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    timer_task: asyncio.Task[None] | None = None
 
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
         if not token:
@@ -205,6 +215,7 @@ class RoomService:
                 host_token_hash=room.host_token_hash,
                 seats=[_seat_info(s) for s in seats],
                 match=None if match is None else _live_match(rules, match),
+                paused=room.paused,
             )
 
     async def recover(self) -> None:
@@ -213,11 +224,18 @@ class RoomService:
             codes = session.exec(select(Room.code).where(Room.status == "playing")).all()
         for code in codes:
             with contextlib.suppress(RoomNotFound):
-                self._schedule_bots(await self.room(code))
+                live = await self.room(code)
+                self._schedule_bots(live)
+                self._schedule_timer(live)
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [r.bot_task for r in self._rooms.values() if r.bot_task is not None]
+        tasks = [
+            task
+            for r in self._rooms.values()
+            for task in (r.bot_task, r.timer_task)
+            if task is not None
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -237,7 +255,8 @@ class RoomService:
         options = dict(options or {})
         rules = get_rules(game)
         try:  # options are checked now, not when the host presses Start
-            rules.setup(rules.info.min_players, 0, options)
+            check_room_options(options)
+            rules.setup(rules.info.min_players, 0, game_options(options))
         except (ValueError, TypeError, KeyError) as error:
             raise Invalid(f"Bad options for {game}: {error}", code="bad_options") from error
         host_token = secrets.token_urlsafe(24)
@@ -375,6 +394,64 @@ class RoomService:
             session.add(row)
             seat.position = index
 
+    async def set_options(
+        self, code: str, host_token: str | None, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Host, in the lobby: change the game's options (rounds, sealing timer, ...)."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            if live.status != "lobby":
+                raise Conflict("Options can only change before the game starts.", code="started")
+            merged = {**live.options, **options}
+            merged = {k: v for k, v in merged.items() if v is not None}
+            try:
+                check_room_options(merged)
+                players = max(len(live.seats), live.rules.info.min_players)
+                live.rules.setup(players, 0, game_options(merged))
+            except (ValueError, TypeError, KeyError) as error:
+                raise Invalid(f"Bad options: {error}", code="bad_options") from error
+            with Session(self.db) as session:
+                room = session.get(Room, live.row_id)
+                assert room is not None
+                room.options = merged
+                room.updated_at = utcnow()
+                session.add(room)
+                session.commit()
+            live.options = merged
+            self._changed(live)
+            return dict(merged)
+
+    async def set_paused(self, code: str, host_token: str | None, paused: bool) -> None:
+        """Host: stop or restart the clock. While paused the sealing timer and the bots wait;
+        phones may still seal, and the board holds its animation."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            if live.paused == paused:
+                return
+            match = live.match
+            if match is not None:
+                if paused and match.deadline_at is not None:
+                    match.timer_left = max(0.0, (match.deadline_at - utcnow()).total_seconds())
+                    match.deadline_at = None
+                elif not paused and match.timer_left is not None:
+                    match.deadline_at = utcnow() + timedelta(seconds=match.timer_left)
+                    match.timer_left = None
+            with Session(self.db) as session:
+                room = session.get(Room, live.row_id)
+                assert room is not None
+                room.paused = paused
+                session.add(room)
+                if match is not None:
+                    row = session.get(Match, match.row_id)
+                    assert row is not None
+                    row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
+                    session.add(row)
+                session.commit()
+            live.paused = paused
+            self._changed(live)
+
     async def start(self, code: str, host_token: str | None) -> None:
         live = await self.room(code)
         self._require_host(live, host_token)
@@ -428,7 +505,20 @@ class RoomService:
     def _start_match(self, live: LiveRoom, options: dict[str, Any]) -> None:
         seed = secrets.randbits(62)
         number = 1 if live.match is None else live.match.number + 1
-        state = live.rules.setup(len(live.seats), seed, options)
+        state = live.rules.setup(len(live.seats), seed, game_options(options))
+        match = LiveMatch(
+            row_id=0,
+            number=number,
+            seed=seed,
+            options=options,
+            state=state,
+            version=0,
+            status="playing",
+            outcome=None,
+            recent_events=[],
+            ready_seats=[],
+        )
+        self._restart_timer(live, match)
         row = Match(
             room_id=live.row_id,
             number=number,
@@ -436,6 +526,8 @@ class RoomService:
             options=options,
             seats=len(live.seats),
             state=live.rules.to_json(state),
+            deadline_at=match.deadline_at,
+            timer_left=match.timer_left,
         )
         with Session(self.db) as session:
             session.add(row)
@@ -447,19 +539,9 @@ class RoomService:
             session.commit()
             session.refresh(row)
         assert row.id is not None
+        match.row_id = row.id
         live.status = "playing"
-        live.match = LiveMatch(
-            row_id=row.id,
-            number=number,
-            seed=seed,
-            options=options,
-            state=state,
-            version=0,
-            status="playing",
-            outcome=None,
-            recent_events=[],
-            ready_seats=[],
-        )
+        live.match = match
         self._changed(live)
 
     # ---------------------------------------------------------------- orders
@@ -473,7 +555,7 @@ class RoomService:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
             self._apply(live, seat, order)
 
-    def _apply(self, live: LiveRoom, seat: SeatInfo, order: Any) -> None:
+    def _apply(self, live: LiveRoom, seat: SeatInfo, order: Any, by_timer: bool = False) -> None:
         match = live.match
         if match is None or match.status != "playing":
             raise Conflict("There is no game running in this room.", code="not_playing")
@@ -491,13 +573,18 @@ class RoomService:
             state, new_events = rules.resolve(state)
             events.extend(new_events)
         outcome = rules.outcome(state)
+        previous_timer = (match.deadline_at, match.timer_left)
+        if outcome is not None:
+            match.deadline_at = match.timer_left = None
+        elif events:  # a resolution starts a new round of decisions, with a fresh timer
+            self._restart_timer(live, match)
         with Session(self.db) as session:
             session.add(
                 OrderLog(
                     match_id=match.row_id,
                     seq=match.version + 1,
                     seat=seat.position,
-                    by_bot=seat.is_bot,
+                    by_bot=seat.is_bot or by_timer,
                     order=dict(order),
                 )
             )
@@ -510,9 +597,14 @@ class RoomService:
                 row.recent_events = [e.to_json() for e in events]
             if outcome is not None:
                 row.status, row.outcome = "finished", outcome
+            row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
             session.add(row)
             self._touch(session, live, status="finished" if outcome is not None else None)
-            session.commit()
+            try:
+                session.commit()
+            except Exception:
+                match.deadline_at, match.timer_left = previous_timer
+                raise
         match.state, match.version = state, match.version + 1
         if events:
             match.recent_events = events
@@ -524,7 +616,7 @@ class RoomService:
     # ---------------------------------------------------------------- bots
 
     def _schedule_bots(self, live: LiveRoom) -> None:
-        if self._closing or live.bot_task is not None:
+        if self._closing or live.bot_task is not None or live.paused:
             return
         bots = {s.position for s in live.seats if s.is_bot}
         if bots & set(live.to_act()):
@@ -535,6 +627,8 @@ class RoomService:
             while True:
                 await asyncio.sleep(self.bot_delay)
                 async with live.lock:
+                    if live.paused:
+                        return
                     waiting = [
                         s for s in live.seats if s.is_bot and s.position in set(live.to_act())
                     ]
@@ -560,6 +654,70 @@ class RoomService:
                 bots = {s.position for s in live.seats if s.is_bot}
                 if bots & set(live.to_act()) and live.match and live.match.status == "playing":
                     self._schedule_bots(live)
+
+    # ---------------------------------------------------------------- sealing timer
+
+    def _restart_timer(self, live: LiveRoom, match: LiveMatch) -> None:
+        """A new round of decisions begins: the whole timer again (H5.4)."""
+        timer = match.timer
+        if timer is None:
+            match.deadline_at = match.timer_left = None
+        elif live.paused:
+            match.deadline_at, match.timer_left = None, timer
+        else:
+            match.deadline_at, match.timer_left = utcnow() + timedelta(seconds=timer), None
+
+    def _schedule_timer(self, live: LiveRoom) -> None:
+        match = live.match
+        due = match is not None and match.status == "playing" and match.deadline_at is not None
+        if self._closing or not due or live.timer_task is not None:
+            return
+        live.timer_task = asyncio.get_running_loop().create_task(self._run_timer(live))
+
+    async def _run_timer(self, live: LiveRoom) -> None:
+        try:
+            while True:
+                match = live.match
+                if match is None or match.deadline_at is None or match.status != "playing":
+                    return
+                wait = (match.deadline_at - utcnow()).total_seconds()
+                if wait > 0:
+                    await asyncio.sleep(min(wait, 60.0))
+                    continue
+                async with live.lock:
+                    self._expire(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the clock must never take the server down
+            log.exception("sealing timer failed in room %s", live.code)
+        finally:
+            live.timer_task = None
+
+    def _expire(self, live: LiveRoom) -> None:
+        """Time is up: every seat still deciding gets its default order (H5.4)."""
+        match = live.match
+        if match is None or match.deadline_at is None or match.deadline_at > utcnow():
+            return
+        version = match.version
+        late = [s for s in live.seats if s.position in set(live.to_act())]
+        match.deadline_at = None
+        for seat in late:
+            if live.match is not match or match.deadline_at is not None:
+                break  # a resolution began a new round with its own timer
+            if live.rules.prompt(match.state, seat.position) is None:
+                continue
+            self._apply(live, seat, self._default_order(live, seat), by_timer=True)
+        if match.version == version:  # nobody was late: just clear the stale deadline
+            self._changed(live)
+
+    def _default_order(self, live: LiveRoom, seat: SeatInfo) -> JSON:
+        """The game's default order for a seat whose time ran out; a bot's move otherwise."""
+        assert live.match is not None
+        default = getattr(live.rules, "default_order", None)
+        if default is not None:
+            order: JSON = default(live.match.state, seat.position)
+            return order
+        return live.rules.bot_order(live.match.state, seat.position, seat.bot_style or "default")
 
     # ---------------------------------------------------------------- views
 
@@ -600,6 +758,12 @@ class RoomService:
             "to_act": live.to_act(),
             "outcome": None if match is None else match.outcome,
             "ready": [] if match is None else match.ready_seats,
+            "options": dict(live.options),
+            "paused": live.paused,
+            "deadline": None
+            if match is None or match.deadline_at is None
+            else match.deadline_at.isoformat(),
+            "timer_left": None if match is None else match.timer_left,
         }
 
     async def set_language(self, code: str, token: str | None, lang: str) -> None:
@@ -644,6 +808,26 @@ class RoomService:
         for listener in self._listeners:
             asyncio.get_running_loop().create_task(listener(live))
         self._schedule_bots(live)
+        self._schedule_timer(live)
+
+
+ROOM_OPTIONS = ("timer",)
+"""Options the room itself keeps (the engine never sees them)."""
+TIMER_RANGE = (1, 3600)
+
+
+def check_room_options(options: Mapping[str, Any]) -> None:
+    timer = options.get("timer")
+    if timer is None:
+        return
+    low, high = TIMER_RANGE
+    if isinstance(timer, bool) or not isinstance(timer, int | float) or not low <= timer <= high:
+        raise ValueError(f"timer must be a number of seconds from {low} to {high}")
+
+
+def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the game's engine is set up with: all but the room's own."""
+    return {k: v for k, v in options.items() if k not in ROOM_OPTIONS}
 
 
 def _valid_code(code: str) -> bool:
@@ -683,4 +867,13 @@ def _live_match(rules: GameRules, match: Match) -> LiveMatch:
         outcome=match.outcome,
         recent_events=[Event.from_json(e) for e in match.recent_events],
         ready_seats=list(match.ready_seats),
+        deadline_at=_aware(match.deadline_at),
+        timer_left=match.timer_left,
     )
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite hands datetimes back without their zone; every time here is UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)

@@ -1,0 +1,108 @@
+"""Host controls beyond the lobby: options, the sealing timer (H5.4) and pause."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+
+from app.models import OrderLog
+from tests.play import auth, create_room, join
+
+
+def started_room(client: TestClient, **options: object) -> tuple[str, str, list[str]]:
+    room = create_room(client, **options)
+    tokens = [join(client, room["code"], name)["token"] for name in ("Ema", "Petr")]
+    assert (
+        client.post(
+            f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"])
+        ).status_code
+        == 200
+    )
+    return room["code"], room["host_token"], tokens
+
+
+def wait_for(client: TestClient, code: str, version: int, seconds: float) -> dict[str, object]:
+    deadline = time.monotonic() + seconds
+    while True:
+        board: dict[str, object] = client.get(f"/api/rooms/{code}").json()
+        if board["version"] >= version:  # type: ignore[operator]
+            return board
+        assert time.monotonic() < deadline, f"still at version {board['version']}"
+        time.sleep(0.05)
+
+
+def test_options_change_in_the_lobby_only_and_are_checked(client: TestClient) -> None:
+    room = create_room(client)
+    code, host = room["code"], auth(room["host_token"])
+    changed = client.post(f"/api/rooms/{code}/options", json={"timer": 45}, headers=host)
+    assert changed.status_code == 200 and changed.json()["options"] == {"timer": 45}
+    assert client.get(f"/api/rooms/{code}").json()["options"] == {"timer": 45}
+    for bad in ({"timer": 0}, {"timer": "soon"}, {"timer": True}, {"first_player": 9}):
+        assert client.post(f"/api/rooms/{code}/options", json=bad, headers=host).status_code == 422
+    assert client.post(f"/api/rooms/{code}/options", json={"timer": 30}).status_code == 401
+    cleared = client.post(f"/api/rooms/{code}/options", json={"timer": None}, headers=host)
+    assert cleared.json()["options"] == {}
+    join(client, code, "Ema")
+    join(client, code, "Petr")
+    client.post(f"/api/rooms/{code}/start", headers=host)
+    late = client.post(f"/api/rooms/{code}/options", json={"timer": 30}, headers=host)
+    assert late.status_code == 409
+
+
+def test_h5_4_when_the_timer_runs_out_the_late_seat_gets_its_default_order(
+    client: TestClient,
+) -> None:
+    code, _host, tokens = started_room(client, timer=1)
+    board = client.get(f"/api/rooms/{code}").json()
+    assert board["version"] == 0 and board["deadline"] is not None
+    deadline = datetime.fromisoformat(board["deadline"])
+    assert 0 < (deadline - datetime.now(UTC)).total_seconds() <= 1.0
+    (late,) = board["to_act"]
+    board = wait_for(client, code, 1, seconds=5)
+    assert board["to_act"] == [late], "the default TAKE was played; the same seat now places"
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+    with Session(rooms.db) as session:
+        (entry,) = session.exec(
+            select(OrderLog)
+            .where(OrderLog.match_id == live.match.row_id)
+            .order_by(col(OrderLog.seq))
+        ).all()
+    assert entry.seat == late and entry.by_bot and entry.order["type"] == "take"
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[late])).json()
+    assert me["prompt"]["kind"] == "place"
+
+
+def test_pause_stops_the_timer_and_resume_restarts_it(client: TestClient) -> None:
+    code, host, _tokens = started_room(client, timer=1)
+    assert client.post(f"/api/rooms/{code}/pause", json={"paused": True}).status_code == 401
+    assert (
+        client.post(
+            f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host)
+        ).status_code
+        == 200
+    )
+    paused = client.get(f"/api/rooms/{code}").json()
+    assert paused["paused"] is True and paused["deadline"] is None
+    assert 0 < paused["timer_left"] <= 1.0
+    time.sleep(1.5)
+    assert client.get(f"/api/rooms/{code}").json()["version"] == 0, "nothing moves while paused"
+    client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=auth(host))
+    resumed = wait_for(client, code, 1, seconds=5)
+    assert resumed["paused"] is False
+
+
+def test_pause_holds_the_bots(client: TestClient) -> None:
+    room = create_room(client)
+    code, host = room["code"], auth(room["host_token"])
+    client.post(f"/api/rooms/{code}/bots", headers=host)
+    client.post(f"/api/rooms/{code}/bots", headers=host)
+    client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=host)
+    client.post(f"/api/rooms/{code}/start", headers=host)
+    time.sleep(0.5)
+    assert client.get(f"/api/rooms/{code}").json()["version"] == 0
+    client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=host)
+    wait_for(client, code, 28, seconds=20)
