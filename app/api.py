@@ -18,6 +18,14 @@ class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: GameId
     options: dict[str, Any] = Field(default_factory=dict)
+    tournament: dict[str, Any] | None = Field(
+        default=None,
+        description=(
+            'A night of games: `{"count": 3}` of this game, or `{"games": ["heirs", '
+            '"hidden_leaders"]}`; with `"final_double"` (H20.3) and `"catch_up"` (H20.4). '
+            "A duel game with 3–8 entrants is played as a round robin."
+        ),
+    )
 
 
 class RoomCreated(BaseModel):
@@ -89,6 +97,12 @@ class RoomView(BaseModel):
     to_act: list[int] = Field(description="Seats the game waits for (never what they chose).")
     outcome: dict[str, Any] | None
     ready: list[int] = Field(description="Seats ready for the next game, once one is over.")
+    players: list[SeatPublic] | None = Field(
+        description="The seats playing the current game, in the game's own seat order."
+    )
+    tournament: dict[str, Any] | None = Field(
+        description="The plan, the standings (place, points per game, total) and the next game."
+    )
     options: dict[str, Any] = Field(description="The room's options, `timer` included.")
     paused: bool = Field(description="The host stopped the clock.")
     deadline: str | None = Field(description="When the sealing timer runs out (ISO 8601, UTC).")
@@ -135,7 +149,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 @router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=ERRORS)
 async def create_room(body: CreateRoom, rooms: Service) -> RoomCreated:
     """Open a room in the lobby for one game. Unknown or not-yet-built games answer 422."""
-    code, host_token = await rooms.create_room(body.game, body.options)
+    code, host_token = await rooms.create_room(body.game, body.options, body.tournament)
     return RoomCreated(code=code, host_token=host_token)
 
 
@@ -218,3 +232,17 @@ async def pause(code: str, body: Pause, rooms: Service, token: Token) -> Ok:
     """Host: stop (`{"paused": true}`) or restart the clock: the sealing timer and the bots."""
     await rooms.set_paused(code, token, body.paused)
     return Ok()
+
+
+class TournamentBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    tournament: dict[str, Any] | None
+
+
+@router.post("/rooms/{code}/tournament", responses=ERRORS)
+async def set_tournament(
+    code: str, body: TournamentBody, rooms: Service, token: Token
+) -> dict[str, Any]:
+    """Host, in the lobby: make the room a tournament (`null` turns it back into one game).
+    Answers the tournament with its (empty) standings."""
+    return {"tournament": await rooms.set_tournament(code, token, body.tournament)}

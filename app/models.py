@@ -27,6 +27,8 @@ class Room(SQLModel, table=True):
     host_token_hash: str = Field(max_length=64)
     paused: bool = False
     """The host stopped the clock: the sealing timer and the bots wait."""
+    tournament: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """The plan of a night of games (``engine.tournament.Plan``); None for single games."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -60,6 +62,9 @@ class Match(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", index=True)
     number: int
+    game: str = Field(default="", max_length=32)
+    players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """Room seats in engine order: ``players[i]`` plays engine seat ``i``."""
     seed: int
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seats: int

@@ -80,6 +80,12 @@ environment.globals.update(
     language_names=i18n.LANGUAGE_NAMES,
     name_max=NAME_MAX,
 )
+environment.filters["seat_name"] = lambda seat, room: next(
+    (s["name"] for s in room["seats"] if s["seat"] == seat), str(seat)
+)
+environment.filters["seat_name_of"] = lambda row, room: environment.filters["seat_name"](
+    row["seat"], room
+)
 environment.filters["strength"] = lambda card_id: hidden_leaders.card_strength(str(card_id))
 
 
@@ -108,7 +114,8 @@ def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
-    seat = int(payload["you"]["seat"])
+    you = payload["you"]
+    seat = you.get("player", you["seat"])  # the game's own seat; None while sitting out
     with i18n.use_language(lang):  # the context holds translated labels too
         game_context = screens_for(live.game).context(payload, seat)
     return render(
@@ -444,7 +451,7 @@ async def board_qr(request: Request, code: str) -> Response:
     )
 
 
-async def host_action(request: Request, code: str, action: str, **params: int) -> Response:
+async def host_action(request: Request, code: str, action: str, **params: Any) -> Response:
     """Run one host control; htmx gets 204 (the websocket shows the change), a plain form a
     redirect back to the board, and a refusal its reason with its status."""
     code = clean_code(code)
@@ -454,7 +461,11 @@ async def host_action(request: Request, code: str, action: str, **params: int) -
         if action == "start":
             await rooms.start(code, token)
         elif action == "bot":
-            await rooms.add_bot(code, token)
+            await rooms.add_bot(code, token, str(params.get("style") or "") or None)
+        elif action == "pause":
+            await rooms.set_paused(code, token, bool(params["paused"]))
+        elif action == "options":
+            await rooms.set_options(code, token, params.get("options") or {})
         elif action == "kick":
             await rooms.kick(code, token, params["seat"])
         elif action == "move":
@@ -478,8 +489,24 @@ async def board_start(request: Request, code: str) -> Response:
 
 
 @router.post("/b/{code}/bots")
-async def board_add_bot(request: Request, code: str) -> Response:
-    return await host_action(request, code, "bot")
+async def board_add_bot(request: Request, code: str, style: str = Form("")) -> Response:
+    return await host_action(request, code, "bot", style=style)
+
+
+@router.post("/b/{code}/pause")
+async def board_pause(request: Request, code: str, paused: int = Form(...)) -> Response:
+    return await host_action(request, code, "pause", paused=paused)
+
+
+@router.post("/b/{code}/options")
+async def board_options(request: Request, code: str) -> Response:
+    """The lobby's options form: a number stays a number, an empty field drops the option."""
+    form = await request.form()
+    options: dict[str, Any] = {}
+    for key, value in form.items():
+        text = str(value).strip()
+        options[key] = int(text) if text.lstrip("-").isdigit() else (text or None)
+    return await host_action(request, code, "options", options=options)
 
 
 @router.post("/b/{code}/seats/{seat}/kick")

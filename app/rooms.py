@@ -23,6 +23,14 @@ from sqlmodel import Session, col, select
 from app.models import Match, OrderLog, Room, Seat, utcnow
 from engine.core import JSON, Event, GameRules, IllegalOrder, NotYourTurn, events_for
 from engine.registry import KNOWN_GAMES, available_games, get_rules
+from engine.tournament import (
+    DUEL_GAMES,
+    Plan,
+    catch_up_start_player,
+    games_to_play,
+    round_robin,
+    standings,
+)
 
 log = logging.getLogger("pecet.rooms")
 
@@ -100,6 +108,9 @@ class SeatInfo:
 class LiveMatch:
     row_id: int
     number: int
+    game: str
+    players: list[int]
+    """Room seats in engine order: ``players[i]`` plays engine seat ``i``."""
     seed: int
     options: dict[str, Any]
     state: Any
@@ -110,6 +121,14 @@ class LiveMatch:
     ready_seats: list[int]
     deadline_at: datetime | None = None
     timer_left: float | None = None
+
+    def engine_seat(self, position: int) -> int | None:
+        """The engine seat a room seat plays in this match; None if it only watches."""
+        return self.players.index(position) if position in self.players else None
+
+    def result(self) -> JSON:
+        """This finished match as a tournament result."""
+        return {"game": self.game, "outcome": self.outcome, "players": list(self.players)}
 
     @property
     def timer(self) -> float | None:
@@ -124,7 +143,10 @@ class LiveRoom:
 
     row_id: int
     code: str
+    lobby_game: str
+    """The game the room was opened for (its options are that game's)."""
     game: str
+    """The game being played now (a tournament may change it from match to match)."""
     rules: GameRules
     options: dict[str, Any]
     status: str
@@ -132,6 +154,9 @@ class LiveRoom:
     seats: list[SeatInfo]
     match: LiveMatch | None
     paused: bool = False
+    tournament: Plan | None = None
+    results: list[JSON] = field(default_factory=list)
+    """Finished matches of the tournament, in the order they were played."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
@@ -147,13 +172,49 @@ class LiveRoom:
 
     def to_act(self) -> list[int]:
         """Seats that have something to decide now (public: the board shows who it waits for)."""
-        if self.match is None or self.match.status != "playing":
+        match = self.match
+        if match is None or match.status != "playing":
             return []
         return [
-            s.position
-            for s in self.seats
-            if self.rules.prompt(self.match.state, s.position) is not None
+            position
+            for engine_seat, position in enumerate(match.players)
+            if self.rules.prompt(match.state, engine_seat) is not None
         ]
+
+    def seat_limits(self) -> tuple[int, int]:
+        """How many players may sit down: the game's range, or what every game of the
+        tournament allows; a round robin of one duel game takes 3 to 8 entrants too."""
+        if self.tournament is None:
+            info = self.rules.info
+            return info.min_players, info.max_players
+        return _limits(self.tournament)
+
+    def tournament_json(self) -> JSON | None:
+        plan = self.tournament
+        if plan is None:
+            return None
+        table = standings(plan, self.results, len(self.seats)) if self.seats else []
+        remaining = games_to_play(plan, self.results)
+        playing = self.match is not None and self.match.status == "playing"
+        upcoming = remaining[1:] if playing else remaining
+        next_game: JSON | None = None
+        if upcoming:
+            next_game = {"game": upcoming[0], "number": len(self.results) + (2 if playing else 1)}
+            pairings = plan.pairings
+            if pairings:
+                index = next_game["number"] - 1
+                next_game["players"] = list(pairings[index]) if index < len(pairings) else None
+            if plan.catch_up and upcoming[0] == "heirs" and self.results:
+                next_game["start_player"] = catch_up_start_player(table, len(self.seats))
+        return {
+            **plan.to_json(),
+            "played": len(self.results),
+            "total": len(self.results) + len(remaining),
+            "standings": table,
+            "next": next_game,
+            "over": not remaining and not playing,
+            "games_played": [r["game"] for r in self.results],
+        }
 
 
 Listener = Callable[[LiveRoom], Awaitable[None]]
@@ -201,20 +262,31 @@ class RoomService:
             seats = session.exec(
                 select(Seat).where(Seat.room_id == room.id).order_by(col(Seat.position))
             ).all()
-            match = session.exec(
-                select(Match).where(Match.room_id == room.id).order_by(col(Match.number).desc())
-            ).first()
-            rules = get_rules(room.game)
+            matches = session.exec(
+                select(Match).where(Match.room_id == room.id).order_by(col(Match.number))
+            ).all()
+            match = matches[-1] if matches else None
+            game = (match.game if match is not None else "") or room.game
+            rules = get_rules(game)
+            plan = None if room.tournament is None else Plan.from_stored(room.tournament)
+            results = [
+                {"game": m.game or room.game, "outcome": m.outcome, "players": _players(m)}
+                for m in matches
+                if plan is not None and m.status == "finished"
+            ]
             return LiveRoom(
                 row_id=room.id,
                 code=room.code,
-                game=room.game,
+                lobby_game=room.game,
+                game=game,
                 rules=rules,
+                tournament=plan,
+                results=results,
                 options=dict(room.options),
                 status=room.status,
                 host_token_hash=room.host_token_hash,
                 seats=[_seat_info(s) for s in seats],
-                match=None if match is None else _live_match(rules, match),
+                match=None if match is None else _live_match(rules, match, game),
                 paused=room.paused,
             )
 
@@ -245,7 +317,10 @@ class RoomService:
     # ---------------------------------------------------------------- lobby
 
     async def create_room(
-        self, game: str, options: Mapping[str, Any] | None = None
+        self,
+        game: str,
+        options: Mapping[str, Any] | None = None,
+        tournament: Mapping[str, Any] | None = None,
     ) -> tuple[str, str]:
         """A new room in the lobby. Returns its code and the host's secret token."""
         if game not in KNOWN_GAMES:
@@ -259,6 +334,7 @@ class RoomService:
             rules.setup(rules.info.min_players, 0, game_options(options))
         except (ValueError, TypeError, KeyError) as error:
             raise Invalid(f"Bad options for {game}: {error}", code="bad_options") from error
+        plan = None if tournament is None else _plan(tournament, game)
         host_token = secrets.token_urlsafe(24)
         with Session(self.db) as session:
             self._close_idle_rooms(session)
@@ -267,7 +343,13 @@ class RoomService:
             )
             code = _new_code(taken)
             session.add(
-                Room(code=code, game=game, options=options, host_token_hash=hash_token(host_token))
+                Room(
+                    code=code,
+                    game=game,
+                    options=options,
+                    host_token_hash=hash_token(host_token),
+                    tournament=None if plan is None else plan.to_json(),
+                )
             )
             session.commit()
         self._rooms.pop(code, None)
@@ -314,7 +396,7 @@ class RoomService:
     ) -> tuple[int, str]:
         if live.status != "lobby":
             raise Conflict("This game has already started.", code="started")
-        if len(live.seats) >= live.rules.info.max_players:
+        if len(live.seats) >= live.seat_limits()[1]:
             raise Conflict("This room is full.", code="full")
         key = name_key(name)
         if any(name_key(s.name) == key for s in live.seats):
@@ -458,14 +540,16 @@ class RoomService:
         async with live.lock:
             if live.status != "lobby":
                 raise Conflict("This game has already started.", code="started")
-            info = live.rules.info
-            if len(live.seats) < info.min_players:
+            least = live.seat_limits()[0]
+            if len(live.seats) < least:
                 raise Conflict(
-                    f"{info.name} needs at least {info.min_players} players; "
+                    f"{live.rules.info.name} needs at least {least} players; "
                     f"{len(live.seats)} joined so far.",
                     code="too_few_players",
                 )
-            self._start_match(live, dict(live.options))
+            if live.tournament is not None:
+                live.tournament = self._fix_schedule(live, live.tournament)
+            self._start_match(live)
 
     async def play_again(self, code: str, token: str | None) -> None:
         """A seat taps Ready (or the host forces it): the next game starts once all are ready.
@@ -486,6 +570,8 @@ class RoomService:
                     raise Unauthorized("This seat's token is not valid here.", code="bad_token")
                 ready = set(match.ready_seats) | {seat.position}
             ready |= {s.position for s in live.seats if s.is_bot}
+            if live.tournament is not None and not games_to_play(live.tournament, live.results):
+                raise Conflict("The tournament is over.", code="tournament_over")
             match.ready_seats = sorted(ready)
             if len(ready) < len(live.seats):
                 with Session(self.db) as session:
@@ -496,19 +582,81 @@ class RoomService:
                     session.commit()
                 self._changed(live)
                 return
-            options = dict(live.options)
-            first = (match.outcome or {}).get("first_player")
-            if isinstance(first, int):
-                options["first_player"] = (first + 1) % len(live.seats)
-            self._start_match(live, options)
+            self._start_match(live)
 
-    def _start_match(self, live: LiveRoom, options: dict[str, Any]) -> None:
+    async def set_tournament(
+        self, code: str, host_token: str | None, tournament: Mapping[str, Any] | None
+    ) -> JSON | None:
+        """Host, in the lobby: turn the room into a tournament (or back into one game)."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            if live.status != "lobby":
+                raise Conflict("The tournament is set before the first game.", code="started")
+            plan = None if tournament is None else _plan(tournament, live.game)
+            if plan is not None and len(live.seats) > _limits(plan)[1]:
+                raise Conflict("More players sit here than these games allow.", code="full")
+            with Session(self.db) as session:
+                room = session.get(Room, live.row_id)
+                assert room is not None
+                room.tournament = None if plan is None else plan.to_json()
+                session.add(room)
+                session.commit()
+            live.tournament = plan
+            self._changed(live)
+            return live.tournament_json()
+
+    def _fix_schedule(self, live: LiveRoom, plan: Plan) -> Plan:
+        """At the start: a duel game with more than two entrants becomes a round robin, one
+        pairing per game, played on the same board while the others watch."""
+        if len(live.seats) <= 2 or any(game not in DUEL_GAMES for game in plan.games):
+            return plan
+        pairings = round_robin(len(live.seats))
+        fixed = Plan((plan.games[0],) * len(pairings), plan.final_double, False, pairings)
+        with Session(self.db) as session:
+            room = session.get(Room, live.row_id)
+            assert room is not None
+            room.tournament = fixed.to_json()
+            session.add(room)
+            session.commit()
+        return fixed
+
+    def _next_match_setup(self, live: LiveRoom) -> tuple[str, list[int], dict[str, Any]]:
+        """The next match's game, its players (room seats in engine order) and options."""
+        previous = live.match
+        game, players = live.game, list(range(len(live.seats)))
+        plan = live.tournament
+        if plan is not None:
+            game = games_to_play(plan, live.results)[0]
+            if plan.pairings:
+                players = list(plan.pairings[len(live.results) % len(plan.pairings)])
+        options = dict(live.options) if game == live.lobby_game else {}
+        options = {**options, **{k: live.options[k] for k in ROOM_OPTIONS if k in live.options}}
+        if previous is not None and previous.game == game and len(players) == 2:
+            # L2.4: who went second in the last game of this kind goes first now.
+            first = (previous.outcome or {}).get(
+                "first_player", previous.options.get("first_player")
+            )
+            if isinstance(first, int) and sorted(previous.players) == sorted(players):
+                went_first = previous.players[first]
+                options["first_player"] = 1 - players.index(went_first)
+        if plan is not None and plan.catch_up and game == "heirs" and live.results:
+            table = standings(plan, live.results, len(live.seats))
+            options["start_player"] = catch_up_start_player(table, len(live.seats))
+        return game, players, options
+
+    def _start_match(self, live: LiveRoom) -> None:
+        game, players, options = self._next_match_setup(live)
+        if game != live.game:
+            live.game, live.rules = game, get_rules(game)
         seed = secrets.randbits(62)
         number = 1 if live.match is None else live.match.number + 1
-        state = live.rules.setup(len(live.seats), seed, game_options(options))
+        state = live.rules.setup(len(players), seed, game_options(options))
         match = LiveMatch(
             row_id=0,
             number=number,
+            game=game,
+            players=players,
             seed=seed,
             options=options,
             state=state,
@@ -522,9 +670,11 @@ class RoomService:
         row = Match(
             room_id=live.row_id,
             number=number,
+            game=game,
+            players=players,
             seed=seed,
             options=options,
-            seats=len(live.seats),
+            seats=len(players),
             state=live.rules.to_json(state),
             deadline_at=match.deadline_at,
             timer_left=match.timer_left,
@@ -562,8 +712,11 @@ class RoomService:
         if not isinstance(order, Mapping):
             raise Invalid("An order must be a JSON object.", code="malformed")
         rules = live.rules
+        engine_seat = match.engine_seat(seat.position)
+        if engine_seat is None:
+            raise Conflict("You are watching this game; your turn comes later.", code="watching")
         try:
-            state = rules.submit(match.state, seat.position, order)
+            state = rules.submit(match.state, engine_seat, order)
         except NotYourTurn as refusal:
             raise Conflict(refusal.message, code=refusal.code) from refusal
         except IllegalOrder as refusal:
@@ -583,7 +736,7 @@ class RoomService:
                 OrderLog(
                     match_id=match.row_id,
                     seq=match.version + 1,
-                    seat=seat.position,
+                    seat=engine_seat,
                     by_bot=seat.is_bot or by_timer,
                     order=dict(order),
                 )
@@ -611,6 +764,8 @@ class RoomService:
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"
+            if live.tournament is not None:
+                live.results.append(match.result())
         self._changed(live)
 
     # ---------------------------------------------------------------- bots
@@ -637,10 +792,13 @@ class RoomService:
                     for seat in waiting:
                         match = live.match
                         assert match is not None
-                        if live.rules.prompt(match.state, seat.position) is None:
+                        engine_seat = match.engine_seat(seat.position)
+                        if engine_seat is None or (
+                            live.rules.prompt(match.state, engine_seat) is None
+                        ):
                             continue
                         order = live.rules.bot_order(
-                            match.state, seat.position, seat.bot_style or "default"
+                            match.state, engine_seat, seat.bot_style or "default"
                         )
                         self._apply(live, seat, order)
         except asyncio.CancelledError:
@@ -704,20 +862,21 @@ class RoomService:
         for seat in late:
             if live.match is not match or match.deadline_at is not None:
                 break  # a resolution began a new round with its own timer
-            if live.rules.prompt(match.state, seat.position) is None:
+            engine_seat = match.engine_seat(seat.position)
+            if engine_seat is None or live.rules.prompt(match.state, engine_seat) is None:
                 continue
-            self._apply(live, seat, self._default_order(live, seat), by_timer=True)
+            self._apply(live, seat, self._default_order(live, engine_seat, seat), by_timer=True)
         if match.version == version:  # nobody was late: just clear the stale deadline
             self._changed(live)
 
-    def _default_order(self, live: LiveRoom, seat: SeatInfo) -> JSON:
+    def _default_order(self, live: LiveRoom, engine_seat: int, seat: SeatInfo) -> JSON:
         """The game's default order for a seat whose time ran out; a bot's move otherwise."""
         assert live.match is not None
         default = getattr(live.rules, "default_order", None)
         if default is not None:
-            order: JSON = default(live.match.state, seat.position)
+            order: JSON = default(live.match.state, engine_seat)
             return order
-        return live.rules.bot_order(live.match.state, seat.position, seat.bot_style or "default")
+        return live.rules.bot_order(live.match.state, engine_seat, seat.bot_style or "default")
 
     # ---------------------------------------------------------------- views
 
@@ -733,24 +892,38 @@ class RoomService:
         """One seat's private view of the room, with what it must decide now."""
         payload = self._room_payload(live)
         match = live.match
-        payload["you"] = {"seat": seat.position, "name": seat.name, "lang": seat.lang}
+        engine_seat = None if match is None else match.engine_seat(seat.position)
+        payload["you"] = {
+            "seat": seat.position,
+            "name": seat.name,
+            "lang": seat.lang,
+            "player": engine_seat,
+        }
         if match is None:
             payload["view"], payload["prompt"], payload["events"] = None, None, []
-        else:
-            payload["view"] = live.rules.view(match.state, seat.position)
-            payload["prompt"] = live.rules.prompt(match.state, seat.position)
-            payload["events"] = events_for(match.recent_events, seat.position)
+        else:  # a seat that sits this match out watches it like the board
+            payload["view"] = live.rules.view(match.state, engine_seat)
+            payload["prompt"] = (
+                None if engine_seat is None else live.rules.prompt(match.state, engine_seat)
+            )
+            payload["events"] = events_for(match.recent_events, engine_seat)
         return payload
 
     def _room_payload(self, live: LiveRoom) -> JSON:
         match = live.match
         info = live.rules.info
+        least, most = live.seat_limits()
+        names = {s.position: s for s in live.seats}
         return {
             "code": live.code,
             "game": live.game,
             "game_name": info.name,
-            "min_players": info.min_players,
-            "max_players": info.max_players,
+            "min_players": least,
+            "max_players": most,
+            "players": None
+            if match is None
+            else [names[p].public() for p in match.players if p in names],
+            "tournament": live.tournament_json(),
             "status": live.status,
             "seats": [s.public() for s in live.seats],
             "match": None if match is None else match.number,
@@ -854,11 +1027,32 @@ def _seat_info(seat: Seat) -> SeatInfo:
     )
 
 
-def _live_match(rules: GameRules, match: Match) -> LiveMatch:
+def _players(match: Match) -> list[int]:
+    """Matches stored before seats were mapped had every seat, in seat order."""
+    return list(match.players) or list(range(match.seats))
+
+
+def _plan(raw: Mapping[str, Any], game: str) -> Plan:
+    try:
+        return Plan.from_json(raw, game, available_games())
+    except ValueError as error:
+        raise Invalid(f"Bad tournament: {error}", code="bad_tournament") from error
+
+
+def _limits(plan: Plan) -> tuple[int, int]:
+    infos = [get_rules(game).info for game in set(plan.games)]
+    if len(infos) == 1 and plan.games[0] in DUEL_GAMES:
+        return 2, 8
+    return max(i.min_players for i in infos), min(i.max_players for i in infos)
+
+
+def _live_match(rules: GameRules, match: Match, game: str) -> LiveMatch:
     assert match.id is not None
     return LiveMatch(
         row_id=match.id,
         number=match.number,
+        game=game,
+        players=_players(match),
         seed=match.seed,
         options=dict(match.options),
         state=rules.from_json(match.state),

@@ -30,6 +30,10 @@ class GameScreens(Protocol):
 
 
 def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
+    """Names by the game's own seat numbers (a round robin's match seats only two players)."""
+    players = payload.get("players")
+    if players:
+        return {index: str(p["name"]) for index, p in enumerate(players)}
     return {int(s["seat"]): str(s["name"]) for s in payload.get("seats", [])}
 
 
@@ -43,7 +47,9 @@ def form_values(value: Any) -> list[str]:
 
 
 def screens_for(game: str) -> GameScreens:
-    from app.games import hidden_leaders
+    from app.games import heirs, hidden_leaders, legions
 
     screens: dict[str, GameScreens] = {"hidden_leaders": hidden_leaders.SCREENS}
+    screens["legions"] = legions.SCREENS
+    screens["heirs"] = heirs.SCREENS
     return screens[game]

@@ -1,0 +1,304 @@
+"""Tournaments: the standings arithmetic (H20, L7, G13) and whole nights through the app."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.tournament import (
+    Plan,
+    catch_up_start_player,
+    games_to_play,
+    round_robin,
+    standings,
+)
+from tests.conftest import ServerProcess
+from tests.play import auth, create_room, join, play_to_end
+
+HOSTED = ("hidden_leaders", "heirs", "legions")
+
+
+def heirs_result(
+    points: dict[int, int], winners: list[int], council: dict[int, int]
+) -> dict[str, Any]:
+    """An Heirs game as the engine reports it (H20.2: game_points include the Axis +1)."""
+    return {
+        "game": "heirs",
+        "players": sorted(points),
+        "outcome": {
+            "winners": winners,
+            "game_points": {str(seat): p for seat, p in points.items()},
+            "council": {str(seat): {"points": c} for seat, c in council.items()},
+        },
+    }
+
+
+def duel_result(
+    game: str, players: list[int], winner: int | None, scores: list[int]
+) -> dict[str, Any]:
+    key = "strength" if game == "hidden_leaders" else "score"
+    outcome: dict[str, Any] = {"winner": winner, key: scores}
+    return {"game": game, "players": players, "outcome": outcome}
+
+
+def table(rows: list[dict[str, Any]]) -> list[tuple[int, int, Any]]:
+    return [(row["place"], row["seat"], row["points"]) for row in rows]
+
+
+def test_h20_2_placement_points_add_up_game_by_game() -> None:
+    plan = Plan(("heirs", "heirs"))
+    results = [
+        # 4 players: 3, 2, 1, 0 — seat 1 won by entering the Axis: 3 + 1.
+        heirs_result({1: 4, 0: 2, 3: 1, 2: 0}, [1], {0: 40, 1: 50, 2: 20, 3: 30}),
+        # Seats 0 and 2 tie for second and share the better rank: 2 each.
+        heirs_result({3: 3, 0: 2, 2: 2, 1: 0}, [3], {0: 45, 1: 10, 2: 45, 3: 60}),
+    ]
+    rows = standings(plan, results, 4)
+    by_seat = {row["seat"]: row for row in rows}
+    assert by_seat[0]["per_game"] == [2, 2] and by_seat[0]["points"] == 4
+    assert by_seat[1]["per_game"] == [4, 0] and by_seat[1]["points"] == 4
+    assert by_seat[3]["per_game"] == [1, 3] and by_seat[3]["points"] == 4
+    assert by_seat[2]["points"] == 2 and by_seat[2]["place"] == 4
+
+
+def test_h20_5_tiebreak_games_won_then_council_then_shared_place() -> None:
+    plan = Plan(("heirs", "heirs"))
+    results = [
+        heirs_result({1: 4, 0: 2, 3: 1, 2: 0}, [1], {0: 40, 1: 50, 2: 20, 3: 30}),
+        heirs_result({3: 3, 0: 2, 2: 2, 1: 0}, [3], {0: 45, 1: 10, 2: 45, 3: 60}),
+    ]
+    rows = standings(plan, results, 4)
+    # 4 points each for seats 0, 1, 3: seats 1 and 3 won a game, seat 0 none;
+    # between 1 and 3, Council points summed: 3 has 90, 1 has 60.
+    assert table(rows) == [(1, 3, 4), (2, 1, 4), (3, 0, 4), (4, 2, 2)]
+    shared = standings(Plan(("heirs",)), [heirs_result({0: 1, 1: 1}, [0, 1], {0: 30, 1: 30})], 2)
+    assert [row["place"] for row in shared] == [1, 1], "still tied → a shared place"
+
+
+def test_h20_3_final_double_counts_the_last_scheduled_game_twice() -> None:
+    results = [
+        heirs_result({0: 1, 1: 0}, [0], {0: 30, 1: 20}),
+        heirs_result({1: 2, 0: 0}, [1], {0: 30, 1: 40}),  # won by the Axis: 1 + 1
+    ]
+    plain = {r["seat"]: r["points"] for r in standings(Plan(("heirs",) * 2), results, 2)}
+    double = {r["seat"]: r for r in standings(Plan(("heirs",) * 2, final_double=True), results, 2)}
+    assert plain == {0: 1, 1: 2}
+    assert double[1]["points"] == 4 and double[1]["per_game"] == [0, 4]
+    assert double[0]["points"] == 1
+    # Before the final is played nothing doubles.
+    early = standings(Plan(("heirs",) * 3, final_double=True), results, 2)
+    assert {r["seat"]: r["points"] for r in early} == {0: 1, 1: 2}
+
+
+def test_h20_4_catch_up_the_leader_starts_last() -> None:
+    rows = standings(
+        Plan(("heirs",) * 3), [heirs_result({0: 0, 1: 1, 2: 2}, [2], {0: 9, 1: 9, 2: 9})], 3
+    )
+    assert catch_up_start_player(rows, 3) == 0, "seat 2 leads, so seat 0 starts"
+    tied = [{"seat": 1, "place": 1}, {"seat": 3, "place": 1}, {"seat": 0, "place": 3}]
+    assert catch_up_start_player(tied, 4) == 2, "several leaders: the lowest seat's neighbour"
+
+
+def test_duel_series_wins_draws_and_army_strength() -> None:
+    plan = Plan(("hidden_leaders",) * 3)
+    results = [
+        duel_result("hidden_leaders", [0, 1], 0, [25, 20]),
+        duel_result("hidden_leaders", [0, 1], None, [19, 19]),  # L7.3: recorded as a draw
+        duel_result("hidden_leaders", [0, 1], 1, [18, 30]),
+    ]
+    rows = standings(plan, results, 2)
+    # 1.5 points each; total army strength decides: seat 1 has 69, seat 0 has 62.
+    assert table(rows) == [(1, 1, 1.5), (2, 0, 1.5)]
+    assert rows[0]["per_game"] == [0, 0.5, 1]
+
+
+def test_l7_3_a_drawn_last_game_is_followed_by_a_rematch() -> None:
+    plan = Plan(("hidden_leaders",) * 2)
+    win = duel_result("hidden_leaders", [0, 1], 0, [25, 20])
+    draw = duel_result("hidden_leaders", [0, 1], None, [19, 19])
+    assert games_to_play(plan, [win]) == ["hidden_leaders"]
+    assert games_to_play(plan, [win, win]) == []
+    assert games_to_play(plan, [win, draw]) == ["hidden_leaders"], "the rematch"
+    assert games_to_play(plan, [win, draw, win]) == []
+    legions = Plan(("legions",))
+    assert games_to_play(legions, [duel_result("legions", [0, 1], 1, [20, 21])]) == []
+
+
+def test_round_robin_pairs_everyone_once_and_head_to_head_breaks_ties() -> None:
+    for entrants in range(3, 9):
+        pairs = round_robin(entrants)
+        assert sorted(tuple(sorted(p)) for p in pairs) == list(
+            itertools.combinations(range(entrants), 2)
+        )
+    plan = Plan(("legions",) * 3, pairings=round_robin(3))
+    # ``winner`` is the game's own seat: players[winner] is the entrant who won.
+    results = [
+        duel_result("legions", [0, 1], 0, [20, 10]),  # entrant 0 beats 1
+        duel_result("legions", [1, 2], 0, [20, 10]),  # entrant 1 beats 2
+        duel_result("legions", [2, 0], 1, [10, 20]),  # entrant 0 beats 2
+    ]
+    assert table(standings(plan, results, 3)) == [(1, 0, 2), (2, 1, 1), (3, 2, 0)]
+    # Two games in: entrants 1 and 2 level on points (1) and VP (25); 2 beat 1.
+    level = [
+        duel_result("legions", [1, 2], 1, [15, 25]),
+        duel_result("legions", [0, 1], 1, [0, 10]),
+    ]
+    assert table(standings(plan, level, 3)) == [(1, 2, 1), (2, 1, 1), (3, 0, 0)]
+
+
+def test_plans_are_checked() -> None:
+    assert Plan.from_json({"count": 3}, "hidden_leaders", HOSTED).games == ("hidden_leaders",) * 3
+    mixed = Plan.from_json({"games": ["heirs", "legions"], "final_double": True}, "heirs", HOSTED)
+    assert mixed.games == ("heirs", "legions") and mixed.final_double
+    for bad in (
+        {},
+        {"count": 0},
+        {"count": 21},
+        {"games": ["chess"]},
+        {"count": 2, "x": 1},
+        {"count": 2, "catch_up": "yes"},
+        {"count": True},
+    ):
+        with pytest.raises(ValueError):
+            Plan.from_json(bad, "hidden_leaders", HOSTED)
+
+
+def wait_until(check: Any, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_a_duel_series_of_bots_through_the_app(client: TestClient) -> None:
+    response = client.post(
+        "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 3}}
+    )
+    assert response.status_code == 201
+    code, host = response.json()["code"], auth(response.json()["host_token"])
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers=host)
+    client.post(f"/api/rooms/{code}/start", headers=host)
+    firsts = []
+    for number in range(1, 10):
+        board = wait_until(
+            lambda n=number: (
+                (b := client.get(f"/api/rooms/{code}").json())["match"] == n
+                and b["status"] == "finished"
+                and b
+            )
+        )
+        firsts.append(board["outcome"]["first_player"])
+        tournament = board["tournament"]
+        if tournament["over"]:
+            break
+        assert client.post(f"/api/rooms/{code}/ready", headers=host).status_code == 200
+    assert tournament["played"] == tournament["total"] >= 3
+    assert all(a != b for a, b in itertools.pairwise(firsts)), "L2.4: the first player alternates"
+    points = sum(row["points"] for row in tournament["standings"])
+    assert points == tournament["played"], "one point per game, halves for draws"
+    assert tournament["next"] is None
+    over = client.post(f"/api/rooms/{code}/ready", headers=host)
+    assert over.status_code == 409 and "over" in over.json()["detail"]
+
+
+def test_a_round_robin_of_three_entrants(client: TestClient) -> None:
+    room = create_room(client, "hidden_leaders")
+    code, host = room["code"], auth(room["host_token"])
+    made = client.post(
+        f"/api/rooms/{code}/tournament", json={"tournament": {"count": 1}}, headers=host
+    )
+    assert made.status_code == 200 and made.json()["tournament"]["standings"] == []
+    watcher = join(client, code, "Eva")
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers=host)
+    assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+    board = client.get(f"/api/rooms/{code}").json()
+    assert board["tournament"]["total"] == 3, "three pairings"
+    played_by: dict[int, int] = {}
+    for number in range(1, 4):
+        board = wait_until(lambda: client.get(f"/api/rooms/{code}").json())
+        pair = [p["seat"] for p in board["players"]]
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(watcher["token"])).json()
+        if watcher["seat"] not in pair:
+            assert me["you"]["player"] is None and me["prompt"] is None
+            assert "me" not in me["view"], "a watcher sees the board's view, no hand"
+            refused = client.post(
+                f"/api/rooms/{code}/orders", json={"type": "take"}, headers=auth(watcher["token"])
+            )
+            assert refused.status_code == 409
+        else:
+            tokens = {watcher["seat"]: watcher["token"]}
+            play_seat_until_done(client, code, tokens)
+        board = wait_until(
+            lambda n=number: (
+                (b := client.get(f"/api/rooms/{code}").json())["match"] == n
+                and b["status"] == "finished"
+                and b
+            )
+        )
+        for seat in pair:
+            played_by[seat] = played_by.get(seat, 0) + 1
+        if not board["tournament"]["over"]:
+            client.post(f"/api/rooms/{code}/ready", headers=host)
+    assert played_by == {0: 2, 1: 2, 2: 2}, "everyone met everyone once"
+    assert board["tournament"]["over"]
+    assert sum(r["points"] for r in board["tournament"]["standings"]) == 3
+
+
+def play_seat_until_done(client: TestClient, code: str, tokens: dict[int, str]) -> None:
+    """Play the human seats of the current match from their prompts until it ends."""
+    from tests.play import order_from_prompt
+
+    while True:
+        board = client.get(f"/api/rooms/{code}").json()
+        if board["status"] != "playing":
+            return
+        humans = [seat for seat in board["to_act"] if seat in tokens]
+        if not humans:
+            time.sleep(0.02)
+            continue
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[humans[0]])).json()
+        if me["prompt"] is None:
+            continue
+        client.post(
+            f"/api/rooms/{code}/orders",
+            json=order_from_prompt(me["prompt"]),
+            headers=auth(tokens[humans[0]]),
+        )
+
+
+@pytest.mark.server
+def test_standings_survive_a_server_restart_mid_tournament(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        made = http.post(
+            "/api/rooms",
+            json={"game": "hidden_leaders", "tournament": {"count": 3, "final_double": True}},
+        ).json()
+        code, host = made["code"], auth(made["host_token"])
+        tokens = [join(http, code, name)["token"] for name in ("Ema", "Petr")]
+        http.post(f"/api/rooms/{code}/start", headers=host)
+        first = play_to_end(http, code, tokens)
+        http.post(f"/api/rooms/{code}/ready", headers=host)
+        before = http.get(f"/api/rooms/{code}").json()
+    assert before["tournament"]["played"] == 1 and before["match"] == 2
+    server.kill()
+    server.start()
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        after = http.get(f"/api/rooms/{code}").json()
+        assert after["tournament"] == before["tournament"]
+        assert after["tournament"]["standings"] == before["tournament"]["standings"]
+        winner = first["outcome"]["winner"]
+        if winner is not None:
+            row = next(r for r in after["tournament"]["standings"] if r["seat"] == winner)
+            assert row["points"] == 1
+        play_to_end(http, code, tokens)
+        assert http.get(f"/api/rooms/{code}").json()["tournament"]["played"] == 2
