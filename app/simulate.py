@@ -24,11 +24,16 @@ class Tally:
     end_reasons: Counter[str] = field(default_factory=Counter)
     rounds: int = 0
     wins_by_character: Counter[str] = field(default_factory=Counter)
+    games_by_character: Counter[str] = field(default_factory=Counter)
     wins_by_style: Counter[str] = field(default_factory=Counter)
     wins_by_side: Counter[str] = field(default_factory=Counter)
+    wins_by_first_leader: Counter[str] = field(default_factory=Counter)
 
     def add(self, outcome: JSON, styles: list[str]) -> None:
         self.games += 1
+        if "characters" in outcome:
+            for seat in range(len(styles)):
+                self.games_by_character[str(per_seat(outcome["characters"], seat))] += 1
         winners = outcome.get("winners")
         if winners is None:
             winners = [] if outcome.get("winner") is None else [outcome["winner"]]
@@ -41,6 +46,10 @@ class Tally:
             ):
                 if key in outcome:
                     tally[str(per_seat(outcome[key], seat))] += 1
+            first = outcome.get("first_leader")
+            if isinstance(first, int):
+                key = "first_leader" if seat == first else "other"
+                self.wins_by_first_leader[key] += 1
         if not winners:
             self.wins_by_seat["none"] += 1
         self.end_reasons[str(outcome.get("end") or outcome.get("reason") or "unknown")] += 1
@@ -75,7 +84,7 @@ def simulate(
 ) -> JSON:
     rules = get_rules(game)
     info = rules.info
-    players = players or info.min_players
+    players = info.min_players if players is None else players
     if not info.min_players <= players <= info.max_players:
         raise ValueError(f"{info.name} takes {info.min_players}–{info.max_players} players")
     # Seats take the bot styles in turn, so every style sits in every seat across a run.
@@ -103,8 +112,13 @@ def simulate(
     }
     if tally.wins_by_character:
         figures["wins_by_character"] = dict(sorted(tally.wins_by_character.items()))
+    if tally.games_by_character:
+        # Appearances: a character's fair share of wins is its games / players.
+        figures["games_by_character"] = dict(sorted(tally.games_by_character.items()))
     if tally.wins_by_side:
         figures["wins_by_side"] = dict(sorted(tally.wins_by_side.items()))
+    if tally.wins_by_first_leader:
+        figures["wins_by_first_leader"] = dict(sorted(tally.wins_by_first_leader.items()))
     if len(info.bot_styles) > 1:
         figures["wins_by_style"] = dict(sorted(tally.wins_by_style.items()))
     return figures

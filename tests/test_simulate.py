@@ -68,3 +68,84 @@ def test_the_command_refuses_unknown_games_and_player_counts() -> None:
         timeout=60,
     )
     assert crowded.returncode == 2 and "2–2 players" in crowded.stdout
+
+
+# -- Heirs of the Axis ----------------------------------------------------------------------
+
+
+def test_heirs_figures_are_right_and_repeatable() -> None:
+    from app.simulate import SEED_STRIDE, play_one
+    from engine.registry import get_rules
+
+    first = simulate("heirs", 3, 6, seed=4)
+    again = simulate("heirs", 3, 6, seed=4)
+    assert without_timing(first) == without_timing(again)
+    assert first["players"] == 3 and first["games"] == 6
+    # The same games played one by one give the same figures.
+    rules = get_rules("heirs")
+    styles_all = rules.info.bot_styles
+    rounds = 0
+    reasons: dict[str, int] = {}
+    wins = 0
+    for number in range(6):
+        styles = [styles_all[(seat + number) % len(styles_all)] for seat in range(3)]
+        outcome = play_one(rules, 3, 4 + number * SEED_STRIDE, styles)
+        rounds += outcome["round"]
+        reasons[outcome["reason"]] = reasons.get(outcome["reason"], 0) + 1
+        wins += len(outcome["winners"])
+    assert first["mean_rounds"] == round(rounds / 6, 3) and 1 <= first["mean_rounds"] <= 12
+    assert first["end_reasons"] == dict(sorted(reasons.items()))
+    assert sum(first["wins_by_seat"].values()) == wins
+    assert sum(first["wins_by_character"].values()) == wins
+    assert sum(first["wins_by_style"].values()) == wins
+    assert set(first["wins_by_style"]) <= set(styles_all)
+    assert sum(first["games_by_character"].values()) == 6 * 3
+
+
+def test_heirs_honours_the_player_count() -> None:
+    for players in (2, 4, 6):
+        figures = simulate("heirs", players, 2, seed=9)
+        assert figures["players"] == players
+        assert sum(figures["games_by_character"].values()) == 2 * players
+    for players in (0, 1, 7):
+        try:
+            simulate("heirs", players, 1, seed=9)
+        except ValueError as error:
+            assert "2–6 players" in str(error)
+        else:
+            raise AssertionError(f"{players} players accepted")
+
+
+def test_heirs_command_prints_json_figures() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "simulate",
+            "heirs",
+            "--players",
+            "4",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    figures = json.loads(done.stdout)
+    assert figures["game"] == "heirs" and figures["players"] == 4 and figures["games"] == 4
+    assert set(figures) >= {
+        "wins_by_seat",
+        "end_reasons",
+        "mean_rounds",
+        "games_per_second",
+        "wins_by_character",
+        "games_by_character",
+        "wins_by_style",
+    }

@@ -529,6 +529,13 @@ class HeirsRules(HeirsEngine):
         candidates = bots.decide(view, prompt, style)
         return self._first_legal(state, seat, candidates)
 
+    def default_order(self, state: HeirsState, seat: int) -> JSON:
+        """What the app seals for a seat whose sealing timer ran out: during the rounds the
+        empty order (H5.4: stay, settle, nothing else); in setup a legal choice, the bot's."""
+        if state.phase == PHASE_SETUP:
+            return self.bot_order(state, seat, self.info.bot_styles[0])
+        return {}
+
     def random_order(self, state: HeirsState, seat: int, rng: Rng) -> JSON:
         prompt = self.prompt(state, seat)
         if prompt is None:

@@ -130,6 +130,19 @@ def _walking_distances(view: JSON, goals: list[str], seat: int) -> dict[str, int
     return {ids[i]: d for i, d in enumerate(steps) if d != far}
 
 
+def _jitter(view: JSON, key: Any) -> int:
+    """A tie-break that stays the same through a game but follows no direction of the map.
+
+    Breaking ties by field order sent every bot the same absolute way round the board, so
+    the same pairs of neighbours fought each other game after game, and in a pair the seat
+    that the rotating start player (H4.2) resolves first more often won. The token mixes
+    the seat's own secret draw (character, starting artifact), so it varies from game to
+    game."""
+    me = view["me"]
+    token = f"{me['seat']}:{me.get('character')}:{me.get('start_artifact')}:{key}"
+    return zlib.crc32(token.encode())
+
+
 def _ring(field_id: str) -> int:
     return int(field_id[1 : field_id.index("-")])
 
@@ -166,7 +179,10 @@ def _round_plan(view: JSON, prompt: JSON, style: str) -> list[JSON]:
         for owner in owners:
             if owner in land:
                 land[owner] += 1
-        missing = sorted(heirs, key=lambda h: (land[h["seat"]], h["seat"]))[:1]
+        players = len(view["heirs"])
+        missing = sorted(
+            heirs, key=lambda h: (land[h["seat"]], (h["seat"] - view["round"]) % players)
+        )[:1]
         tactic = "raider"
     expedition_options = prompt["expedition"]
     axis = view["map"]["axis"]
@@ -264,7 +280,7 @@ def _pick_attack(
     strong = me["soldiers"] >= {"raider": 8, "warlord": 4}.get(style, 16)
     if not strong:
         return None
-    best: tuple[int, str] | None = None
+    best: tuple[tuple[int, int], str] | None = None
     for target in targets:
         owner = owner_of.get(target)
         heir_there = positions.get(target)
@@ -279,8 +295,9 @@ def _pick_attack(
             score += 1
         if style == "expander" and score < 8:
             continue
-        if best is None or score > best[0]:
-            best = (score, target)
+        ranked = (score, _jitter(view, target))
+        if best is None or ranked > best[0]:
+            best = (ranked, target)
     return None if best is None else best[1]
 
 
@@ -320,7 +337,7 @@ def _pick_move(
         def closeness(field_id: str) -> tuple[int, int]:
             return (steps.get(field_id, far), _ring(field_id))
 
-        best = min(options, key=closeness)
+        best = min(options, key=lambda f: (*closeness(f), _jitter(view, f)))
         if closeness(best) >= closeness(here) and here not in costs:
             return None
         return best
@@ -329,10 +346,10 @@ def _pick_move(
     occupied = {h["position"] for h in view["heirs"] if h["seat"] != me["seat"]}
     affordable = [f for f in affordable if f not in occupied]
     if affordable:
-        return min(affordable, key=lambda f: (_ring(f), f))
+        return min(affordable, key=lambda f: (_ring(f), _jitter(view, f)))
     if len(me["signs"]) >= me.get("signs_required", 99):
         axis = coords[view["map"]["axis"]]
-        return min(options, key=lambda f: _distance(coords[f], axis))
+        return min(options, key=lambda f: (_distance(coords[f], axis), _jitter(view, f)))
     # Walk outwards from home territory towards free land.
     free_far = [f for f in options if owner_of.get(f) == me["seat"]]
     if free_far and here not in costs:
@@ -350,6 +367,7 @@ def _pick_trick(
 ) -> JSON | None:
     me = view["me"]
     attacking = order.get("expedition", {}).get("kind") == "attack"
+    missing_seats = [h["seat"] for h in missing]
     for entry in prompt["tricks"]:
         card = entry["card"]
         if not entry["affordable"]:
@@ -364,16 +382,24 @@ def _pick_trick(
         if card == "mercenaries" and me["gold"] >= 10:
             return {"card": card, "_cost": cost}
         if card in ("curse", "bribery") and entry["targets"] and style == "raider":
-            return {"card": card, "target": entry["targets"][0], "_cost": cost}
+            wanted = [s for s in entry["targets"] if s in missing_seats] or entry["targets"]
+            target = min(wanted, key=lambda s: _jitter(view, ("sibling", s)))
+            return {"card": card, "target": target, "_cost": cost}
         if card in ("curse", "bribery") and style == "warlord":
             victims = [h["seat"] for h in missing if h["seat"] in entry["targets"]]
             if victims:
                 return {"card": card, "target": victims[0], "_cost": cost}
         if card == "new_portrait" and entry["targets"]:
-            wanted = [h["seat"] for h in missing if h["seat"] in entry["targets"]]
-            return {"card": card, "target": (wanted or entry["targets"])[0], "_cost": cost}
+            wanted = [s for s in entry["targets"] if s in missing_seats] or entry["targets"]
+            target = (
+                wanted[0]
+                if style == "warlord"
+                else min(wanted, key=lambda s: _jitter(view, ("sibling", s)))
+            )
+            return {"card": card, "target": target, "_cost": cost}
         if card == "shadow_path" and entry["fields"] and style == "raider" and not missing:
-            return {"card": card, "field": entry["fields"][0], "_cost": cost}
+            field = min(entry["fields"], key=lambda f: _jitter(view, f))
+            return {"card": card, "field": field, "_cost": cost}
     return None
 
 

@@ -955,6 +955,8 @@ class LegionsRules:
         for player in state.players:
             player.revealed, player.sealed = player.sealed, None
         state.leader = leader
+        if state.first_leader is None:
+            state.first_leader = leader
         state.phase = STEPS
         events.append(
             Event(
@@ -1503,5 +1505,6 @@ class LegionsRules:
             "breakdown": [self.score_breakdown(state, s) for s in (0, 1)],
             "tiebreak": tiebreak,
             "turns": state.turn,
+            "first_leader": state.first_leader,
         }
         events.append(Event("game_end", dict(state.result)))

@@ -100,6 +100,8 @@ class LegionsState:
     extra_placements: int = 0
     """Legions placed by H20 Sower (G17: they add to the battlefield count)."""
     result: JSON | None = None
+    first_leader: int | None = None
+    """The seat that led turn 1 (reported in the result, for balance figures)."""
 
 
 def _copy_json(value: Any) -> Any:
@@ -153,6 +155,7 @@ def clone(state: LegionsState) -> LegionsState:
         pending=_copy_json(state.pending),
         extra_placements=state.extra_placements,
         result=_copy_json(state.result),
+        first_leader=state.first_leader,
     )
 
 
@@ -203,4 +206,5 @@ def state_from_json(raw: dict[str, Any]) -> LegionsState:
         pending=raw["pending"],
         extra_placements=int(raw["extra_placements"]),
         result=raw["result"],
+        first_leader=raw.get("first_leader"),
     )
