@@ -84,7 +84,7 @@ class ServerProcess:
             stdout=log,
             stderr=log,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}")
@@ -93,7 +93,7 @@ class ServerProcess:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start within 30 s")
+        raise RuntimeError("server did not start within 60 s")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown handler runs, exactly like a crash."""

@@ -1,0 +1,103 @@
+"""A tournament night in Chromium: the host sets it up on the board, a phone plays against a
+bot, and the TV shows the standings between games and the podium at the end."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.browser.test_hidden_leaders_browser import (
+    BOARD_SIZE,
+    PHONE_SIZE,
+    TIMEOUT_MS,
+    launch,
+    play_turn,
+)
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+STANDINGS_TIMEOUT_MS = 20_000  # the table fades in once the board has played the scoring out
+
+
+def play_my_game(phone: Page) -> None:
+    """Play every turn of this phone's seat until its game is over."""
+    deadline = time.monotonic() + 60
+    turn = 0
+    while time.monotonic() < deadline:
+        if phone.locator("[data-testid=ready]").count() or phone.locator("#phone-result").count():
+            return
+        if phone.locator("form.take-form").count():
+            try:
+                play_turn(phone, turn)
+            except PlaywrightTimeoutError:
+                continue  # a fresh view replaced the form mid-turn: read it again
+            turn += 1
+        else:
+            time.sleep(0.05)
+    raise AssertionError("the game did not end")
+
+
+def test_standings_between_games_and_the_final_podium(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board = browser.new_context(viewport=BOARD_SIZE).new_page()
+            board.set_default_timeout(TIMEOUT_MS)
+            board.goto(server.base_url + "/")
+            board.locator('button[name="game"][value="hidden_leaders"]').click()
+            board.wait_for_url("**/b/*")
+            code = board.locator("[data-testid=room-code]").inner_text().strip()
+
+            form = board.locator("[data-testid=tournament-form]")
+            form.locator("summary").click()
+            form.locator('input[name="count"]').fill("2")
+            form.locator('input[name="final_double"]').check()
+            form.locator("[data-testid=make-tournament]").click()
+            expect(form.locator("summary")).to_contain_text("2")
+            expect(form.locator("summary")).to_contain_text("×2")
+
+            phone = browser.new_context(
+                viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
+            ).new_page()
+            phone.set_default_timeout(TIMEOUT_MS)
+            phone.goto(f"{server.base_url}/j/{code}")
+            phone.fill('input[name="name"]', "Jana")
+            phone.locator("#join-form button[type=submit]").click()
+            phone.wait_for_url(f"**/r/{code}")
+            expect(phone.locator("[data-testid=my-standing]")).to_contain_text("2")
+            board.locator('form[action$="/bots"] button').first.click()
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Bot 1")
+            board.screenshot(path=str(artifacts / "tournament-board-lobby.png"))
+            board.locator("[data-testid=start]").click()
+
+            play_my_game(phone)
+            standings = board.locator("[data-testid=standings]")
+            expect(standings).to_be_visible(timeout=STANDINGS_TIMEOUT_MS)
+            expect(standings).to_contain_text("Jana")
+            expect(standings).to_contain_text("Bot 1")
+            expect(standings.locator(".standings-next")).to_contain_text("2")
+            expect(phone.locator("[data-testid=my-standing]")).to_contain_text("1")
+            board.wait_for_timeout(1000)  # let the table finish fading in
+            board.screenshot(path=str(artifacts / "tournament-board-standings.png"))
+            phone.screenshot(path=str(artifacts / "tournament-phone-standing.png"), full_page=True)
+
+            standings.locator("[data-testid=next-game]").click()
+            expect(standings).to_have_count(0)
+            expect(phone.locator("[data-testid=turn-banner]")).to_be_visible()
+            play_my_game(phone)
+            board_final = board.locator("[data-testid=standings].final")
+            expect(board_final).to_be_visible(timeout=STANDINGS_TIMEOUT_MS)
+            expect(board_final.locator(".podium")).to_contain_text("1")
+            expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
+            board.wait_for_timeout(1000)
+            board.screenshot(path=str(artifacts / "tournament-board-podium.png"))
+            phone.screenshot(path=str(artifacts / "tournament-phone-final.png"), full_page=True)
+        finally:
+            browser.close()
