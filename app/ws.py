@@ -42,39 +42,42 @@ async def _refuse(websocket: WebSocket, reason: str) -> None:
     await websocket.close(POLICY_VIOLATION, reason)
 
 
+async def _open_room(websocket: WebSocket, code: str) -> LiveRoom | None:
+    """The room this socket asks for; a socket for an unknown room is closed with 1008."""
+    try:
+        return await _rooms(websocket).room(code)
+    except RoomNotFound:
+        await _refuse(websocket, "no such room")
+        return None
+
+
 @router.websocket("/ws/rooms/{code}")
 async def phone_socket(
     websocket: WebSocket, code: str, token: str = "", format: str = "json", lang: str = "en"
 ) -> None:
-    rooms = _rooms(websocket)
-    try:
-        live = await rooms.room(code)
-    except RoomNotFound:
-        await _refuse(websocket, "no such room")
+    live = await _open_room(websocket, code)
+    if live is None:
         return
     if live.seat_by_token(token) is None:
         await _refuse(websocket, "bad token")
         return
     await websocket.accept()
     connection = Connection(websocket, live.code, token=token, format=_format(format), lang=lang)
-    await _serve(websocket, rooms, live, connection)
+    await _serve(websocket, _rooms(websocket), live, connection)
 
 
 @router.websocket("/ws/rooms/{code}/board")
 async def board_socket(
     websocket: WebSocket, code: str, format: str = "json", lang: str = "en", host: str = ""
 ) -> None:
-    rooms = _rooms(websocket)
-    try:
-        live = await rooms.room(code)
-    except RoomNotFound:
-        await _refuse(websocket, "no such room")
+    live = await _open_room(websocket, code)
+    if live is None:
         return
     await websocket.accept()
     connection = Connection(
         websocket, live.code, format=_format(format), lang=lang, host=live.is_host(host)
     )
-    await _serve(websocket, rooms, live, connection)
+    await _serve(websocket, _rooms(websocket), live, connection)
 
 
 def _format(requested: str) -> str:
