@@ -1,0 +1,814 @@
+"""Legions' screens: the phone and the board of G15, built from views and prompts only.
+
+Every prompt option is drawn as one big button whose form sends the option's ``order`` back
+unchanged (as JSON); :meth:`LegionsScreens.translate_form` turns it into a protocol message and
+the engine matches it against the current prompt, so a forged or stale button is refused with a
+readable message (never a crash). Labels are made here, translated, from the order's data; the
+engine's English ``label`` is never shown.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from app import i18n
+from app.games import form_values, seat_names
+from engine.core import JSON
+
+LOCATION_ORDER = ("Y", "R", "B", "P", "G")
+GUILD_OF_LOCATION = {"Y": "yellow", "R": "red", "B": "blue", "P": "purple", "G": "green"}
+SIDE_ORDER = ("necro", "king")
+FORM_ACTION = "legions"
+
+
+# ---------------------------------------------------------------------- translated names
+
+
+def side_name(side: str | None) -> str:
+    names = {"necro": i18n.gettext("Necro-camp"), "king": i18n.gettext("King")}
+    return names.get(side or "", side or "")
+
+
+def location_name(loc: str | None) -> str:
+    names = {
+        "Y": i18n.gettext("Market"),
+        "R": i18n.gettext("Barracks"),
+        "B": i18n.gettext("Palace"),
+        "P": i18n.gettext("Tower"),
+        "G": i18n.gettext("Fields"),
+    }
+    return names.get(loc or "", loc or "")
+
+
+def guild_name(guild: str | None) -> str:
+    names = {
+        "yellow": i18n.gettext("Merchants"),
+        "red": i18n.gettext("Soldiers"),
+        "blue": i18n.gettext("Politicians"),
+        "purple": i18n.gettext("Mages"),
+        "green": i18n.gettext("Farmers"),
+        "white": i18n.gettext("Ambassadors"),
+    }
+    return names.get(guild or "", guild or "")
+
+
+def effect_name(loc: str) -> str:
+    names = {
+        "Y": i18n.gettext("Profit"),
+        "R": i18n.gettext("Shield"),
+        "B": i18n.gettext("Banner"),
+        "P": i18n.gettext("Foresight"),
+        "G": i18n.gettext("Rally"),
+    }
+    return names.get(loc, loc)
+
+
+def effect_text(loc: str) -> str:
+    texts = {
+        "Y": i18n.gettext("This token is worth 4 VP instead of 2."),
+        "R": i18n.gettext("When an attack hits you, keep one legion there face up."),
+        "B": i18n.gettext("The holder controls 1 banner."),
+        "P": i18n.gettext("The holder may look at the face-down row legion."),
+        "G": i18n.gettext("When you collect, collect all your routed legions there."),
+    }
+    return texts.get(loc, "")
+
+
+def hero_name(hero_id: str) -> str:
+    names = {
+        "H01": i18n.gettext("Moneylender"),
+        "H02": i18n.gettext("Tax Collector"),
+        "H03": i18n.gettext("Caravan Master"),
+        "H04": i18n.gettext("Broker"),
+        "H05": i18n.gettext("Veteran"),
+        "H06": i18n.gettext("Warlord"),
+        "H07": i18n.gettext("Captain"),
+        "H08": i18n.gettext("Sentinel"),
+        "H09": i18n.gettext("Senator"),
+        "H10": i18n.gettext("Chancellor"),
+        "H11": i18n.gettext("Speaker"),
+        "H12": i18n.gettext("Envoy"),
+        "H13": i18n.gettext("Arcanist"),
+        "H14": i18n.gettext("Channeler"),
+        "H15": i18n.gettext("Oracle"),
+        "H16": i18n.gettext("Hexer"),
+        "H17": i18n.gettext("Shepherd"),
+        "H18": i18n.gettext("Steward"),
+        "H19": i18n.gettext("Harvester"),
+        "H20": i18n.gettext("Sower"),
+    }
+    return names.get(hero_id, hero_id)
+
+
+def hero_power(hero_id: str) -> str:
+    texts = {
+        "H02": i18n.gettext("Take the yellow majority token."),
+        "H03": i18n.gettext("Swap a legion from your hand with a face-up row legion."),
+        "H04": i18n.gettext("Look at the top 3 legions of the deck and reorder them."),
+        "H06": i18n.gettext("Take the red majority token."),
+        "H07": i18n.gettext("Rout all the opponent's face-up legions at one location."),
+        "H08": i18n.gettext("Turn up all your routed legions at one location."),
+        "H11": i18n.gettext("Take the blue majority token."),
+        "H12": i18n.gettext("Move one of your face-up legions to another location."),
+        "H14": i18n.gettext("Take the purple majority token."),
+        "H15": i18n.gettext("Look at the opponent's hand and the face-down row legion."),
+        "H16": i18n.gettext("Rout one of the opponent's face-up legions."),
+        "H18": i18n.gettext("Take the green majority token."),
+        "H19": i18n.gettext("Turn up all your routed legions everywhere."),
+        "H20": i18n.gettext("Place a legion from your hand, then draw one."),
+    }
+    return texts.get(hero_id, "")
+
+
+def stratagem_name(stratagem_id: str | None) -> str:
+    names = {
+        "N1": i18n.gettext("Rise of the Dead"),
+        "N2": i18n.gettext("Night Terror"),
+        "N3": i18n.gettext("Dread"),
+        "K1": i18n.gettext("Shield Wall"),
+        "K2": i18n.gettext("Royal Summons"),
+        "K3": i18n.gettext("Royal Decree"),
+    }
+    return names.get(stratagem_id or "", stratagem_id or "")
+
+
+def stratagem_text(stratagem_id: str | None) -> str:
+    texts = {
+        "N1": i18n.gettext("Turn face up all your routed legions at one location."),
+        "N2": i18n.gettext(
+            "After your step 1: rout all the opponent's face-up legions where you placed "
+            "your revealed legion."
+        ),
+        "N3": i18n.gettext("Return one majority token held by the opponent to neutral."),
+        "K1": i18n.gettext("Until the end of this turn none of your legions can be routed."),
+        "K2": i18n.gettext(
+            "In your step 2, recruit with only 2 face-up legions at one location; both go "
+            "under the hero."
+        ),
+        "K3": i18n.gettext(
+            "At this turn's end you win every tied location where you have a face-up legion."
+        ),
+    }
+    return texts.get(stratagem_id or "", "")
+
+
+def reward_text(vp: int, banner: bool) -> str:
+    if banner:
+        return i18n.gettext("banner")
+    if vp:
+        return i18n.gettext("%(n)s VP") % {"n": vp}
+    return "—"
+
+
+# ---------------------------------------------------------------------- cards and heroes
+
+
+def card_info(card: Mapping[str, Any] | str | None) -> JSON | None:
+    """A legion for the templates: number, guild, reward — from a view's card or an id."""
+    if card is None:
+        return None
+    if isinstance(card, str):
+        from engine.legions import RULES
+
+        legion = RULES.content.legions.get(card)  # type: ignore[attr-defined]
+        if legion is None:
+            return {"id": card, "number": "?", "guild": "white", "vp": 0, "banner": False}
+        card = {
+            "id": legion.id,
+            "number": legion.number,
+            "guild": legion.guild,
+            "vp": legion.vp,
+            "banner": legion.banner,
+        }
+    return {
+        "id": card["id"],
+        "number": card["number"],
+        "guild": card["guild"],
+        "guild_name": guild_name(card["guild"]),
+        "vp": card.get("vp", 0),
+        "banner": bool(card.get("banner")),
+        "reward": reward_text(int(card.get("vp") or 0), bool(card.get("banner"))),
+    }
+
+
+def card_text(card: Mapping[str, Any] | str | None) -> str:
+    info = card_info(card)
+    if info is None:
+        return ""
+    return f"{info['number']} {info['guild_name']} ({info['reward']})"
+
+
+def hero_info(hero: Mapping[str, Any] | str) -> JSON:
+    if isinstance(hero, str):
+        from engine.legions import RULES
+
+        h = RULES.content.heroes[hero]  # type: ignore[attr-defined]
+        hero = {"id": h.id, "guild": h.guild, "vp": h.vp, "banner": h.banner}
+    return {
+        "id": hero["id"],
+        "name": hero_name(hero["id"]),
+        "guild": hero["guild"],
+        "guild_name": guild_name(hero["guild"]),
+        "power": hero_power(hero["id"]),
+        "vp": hero.get("vp", 0),
+        "banner": bool(hero.get("banner")),
+        "reward": reward_text(int(hero.get("vp") or 0), bool(hero.get("banner"))),
+    }
+
+
+# ---------------------------------------------------------------------- prompts
+
+
+def prompt_title(prompt: Mapping[str, Any]) -> str:
+    kind = prompt.get("kind")
+    if kind == "seal":
+        return i18n.gettext("Seal a legion: the lower number leads")
+    if kind == "place":
+        return i18n.gettext("Step 1: place your legion")
+    if kind == "collect":
+        return i18n.gettext("Collect a routed legion at the %(loc)s?") % {
+            "loc": location_name(prompt.get("location"))
+        }
+    if kind == "recruit":
+        return i18n.gettext("Step 2: recruit a hero?")
+    if kind == "peek":
+        return i18n.gettext("Recruit one of the heroes you looked at")
+    if kind == "under":
+        return i18n.gettext("Which 2 legions go under the %(hero)s?") % {
+            "hero": hero_name(prompt["hero"]["id"])
+        }
+    if kind == "power":
+        return i18n.gettext("Use the power of the %(hero)s?") % {
+            "hero": hero_name(prompt["hero"]["id"])
+        }
+    if kind == "arrange":
+        return i18n.gettext("Put the top legions back (first = top of the deck)")
+    if kind == "take":
+        return i18n.gettext("Step 3: take a legion from the row")
+    if kind == "attack":
+        return i18n.gettext("Step 4: the Ambassador attacks — choose a location")
+    if kind == "shield":
+        return i18n.gettext("Shield: which legion at the %(loc)s stays face up?") % {
+            "loc": location_name(prompt.get("location"))
+        }
+    return str(prompt.get("title") or "")
+
+
+def option_view(
+    prompt: Mapping[str, Any], option: Mapping[str, Any], view: Mapping[str, Any]
+) -> JSON:
+    """One button: its translated text, the cards or hero to draw, and the order to send."""
+    order: Mapping[str, Any] = option.get("order") or {}
+    kind = order.get("kind")
+    out: JSON = {
+        "order_json": json.dumps(order, sort_keys=True, separators=(",", ":")),
+        "kind": kind,
+        "text": "",
+        "sub": "",
+        "cards": [],
+        "hero": None,
+        "loc": None,
+        "stratagem": bool(option.get("stratagem")),
+        "quiet": kind == "skip",
+    }
+    loc = order.get("location")
+    if kind == "seal":
+        out["cards"] = [card_info(option.get("card") or order.get("legion"))]
+        out["text"] = i18n.gettext("Seal")
+    elif kind == "place":
+        out["loc"] = loc
+        out["text"] = i18n.gettext("Place at the %(loc)s") % {"loc": location_name(loc)}
+    elif kind == "collect":
+        out["cards"] = [card_info(option.get("card") or order.get("legion"))]
+        out["text"] = i18n.gettext("Collect")
+    elif kind == "collect_all":
+        out["text"] = i18n.gettext("Collect them all (Rally)")
+    elif kind == "skip":
+        texts = {
+            "collect": i18n.gettext("Don't collect"),
+            "recruit": i18n.gettext("Don't recruit"),
+            "power": i18n.gettext("Don't use the power"),
+        }
+        out["text"] = texts.get(str(prompt.get("kind")), i18n.gettext("Skip"))
+    elif kind == "recruit":
+        out["hero"] = hero_info(option.get("hero") or str(order.get("hero")))
+        out["text"] = i18n.gettext("Recruit the %(hero)s") % {"hero": out["hero"]["name"]}
+        route = order.get("route")
+        if route == "five":
+            out["sub"] = i18n.gettext("with your legions at all 5 locations")
+        elif route == "summons":
+            out["sub"] = i18n.gettext("Royal Summons: with your 2 legions at the %(loc)s") % {
+                "loc": location_name(loc)
+            }
+        else:
+            out["sub"] = i18n.gettext("with your legions at the %(loc)s") % {
+                "loc": location_name(loc)
+            }
+    elif kind == "peek":
+        out["loc"] = loc
+        out["text"] = i18n.gettext("Look at the top of the hero deck")
+        out["sub"] = i18n.gettext(
+            "No %(guild)s hero in the row: look at the top heroes and recruit one"
+        ) % {"guild": guild_name(GUILD_OF_LOCATION.get(str(loc)))}
+    elif kind == "choose_hero":
+        out["hero"] = hero_info(option.get("hero") or str(order.get("hero")))
+        out["text"] = i18n.gettext("Recruit the %(hero)s") % {"hero": out["hero"]["name"]}
+        other = order.get("other")
+        if other == "top":
+            out["sub"] = i18n.gettext("the other hero goes on top of the deck")
+        elif other == "bottom":
+            out["sub"] = i18n.gettext("the other hero goes to the bottom of the deck")
+    elif kind == "under":
+        out["cards"] = [card_info(c) for c in order.get("legions") or []]
+        out["text"] = i18n.gettext("These two")
+    elif kind == "power":
+        power_view(prompt, option, order, out)
+    elif kind == "arrange":
+        out["cards"] = [card_info(c) for c in order.get("order") or []]
+        out["text"] = i18n.gettext("This order, left card on top")
+    elif kind == "take":
+        if order.get("card") == "hidden":
+            out["text"] = i18n.gettext("Take the face-down legion")
+            out["hidden"] = True
+        else:
+            out["cards"] = [card_info(option.get("card") or str(order.get("card")))]
+            out["text"] = i18n.gettext("Take")
+    elif kind == "attack":
+        out["loc"] = loc
+        out["text"] = i18n.gettext("Attack the %(loc)s") % {"loc": location_name(loc)}
+    elif kind == "shield":
+        out["cards"] = [card_info(option.get("card") or str(order.get("keep")))]
+        out["text"] = i18n.gettext("Keep face up")
+    elif kind == "stratagem":
+        stratagem_view(order, view, out)
+    else:
+        out["text"] = str(option.get("label") or kind)
+    return out
+
+
+def power_view(
+    prompt: Mapping[str, Any], option: Mapping[str, Any], order: Mapping[str, Any], out: JSON
+) -> None:
+    hero = str(prompt.get("hero", {}).get("id"))
+    loc = order.get("location")
+    out["loc"] = loc
+    name = {"loc": location_name(loc)}
+    if hero in ("H02", "H06", "H11", "H14", "H18"):
+        token = prompt.get("hero", {}).get("token")
+        out["loc"] = token
+        out["text"] = i18n.gettext("Take the %(loc)s token") % {"loc": location_name(token)}
+    elif hero == "H03":
+        out["cards"] = [
+            card_info(option.get("hand_card") or str(order.get("hand"))),
+            card_info(option.get("row_card") or str(order.get("row"))),
+        ]
+        out["text"] = i18n.gettext("Swap: your legion for the row legion")
+    elif hero == "H04":
+        out["text"] = i18n.gettext("Look at the top legions of the deck")
+    elif hero == "H07":
+        out["text"] = i18n.gettext("Rout the opponent's legions at the %(loc)s") % name
+    elif hero == "H08":
+        out["text"] = i18n.gettext("Turn up your routed legions at the %(loc)s") % name
+    elif hero == "H12":
+        out["cards"] = [card_info(str(order.get("legion")))]
+        out["text"] = i18n.gettext("Move it to the %(loc)s") % name
+    elif hero == "H15":
+        out["text"] = i18n.gettext("Look at the opponent's hand and the face-down row legion")
+    elif hero == "H16":
+        out["cards"] = [card_info(str(order.get("legion")))]
+        out["text"] = i18n.gettext("Rout this legion")
+        out["loc"] = None
+    elif hero == "H19":
+        out["text"] = i18n.gettext("Turn up all your routed legions")
+    elif hero == "H20":
+        out["cards"] = [card_info(str(order.get("legion")))]
+        out["text"] = i18n.gettext("Place it at the %(loc)s, then draw") % name
+    else:
+        out["text"] = i18n.gettext("Use the power")
+
+
+def stratagem_view(order: Mapping[str, Any], view: Mapping[str, Any], out: JSON) -> None:
+    sid = str(order.get("stratagem"))
+    name = stratagem_name(sid)
+    loc = order.get("location") or order.get("token")
+    if sid == "N2":
+        seat = view.get("viewer")
+        placed = (view.get("turn_effects") or {}).get("placed_at") or [None, None]
+        loc = placed[seat] if isinstance(seat, int) and seat < len(placed) else None
+    out["loc"] = loc
+    texts = {
+        "N1": i18n.gettext("turn up your routed legions at the %(loc)s"),
+        "N2": i18n.gettext("rout the opponent's legions at the %(loc)s"),
+        "N3": i18n.gettext("return the %(loc)s token to neutral"),
+        "K1": i18n.gettext("none of your legions can be routed this turn"),
+        "K2": i18n.gettext("recruit with only 2 legions at one location"),
+        "K3": i18n.gettext("win every tied location where you have a legion"),
+    }
+    out["text"] = i18n.gettext("Use %(name)s") % {"name": name}
+    out["sub"] = texts.get(sid, "") % {"loc": location_name(loc)}
+
+
+# ---------------------------------------------------------------------- events (turn banner)
+
+
+def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping[str, Any]) -> str:
+    """One public event as a short translated sentence; '' for the ones not worth a line."""
+    kind = event.get("kind")
+    data: Mapping[str, Any] = event.get("data") or {}
+    players = view.get("players") or []
+
+    def who(seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(players):
+            return side_name(players[seat].get("side"))
+        return ""
+
+    loc = location_name(data.get("location"))
+    if kind == "reveal":
+        return i18n.gettext("Both legions revealed: %(who)s leads") % {
+            "who": who(data.get("leader"))
+        }
+    if kind == "place":
+        return i18n.gettext("%(who)s places %(card)s at the %(loc)s") % {
+            "who": who(data.get("seat")),
+            "card": card_text(data.get("legion")),
+            "loc": loc,
+        }
+    if kind == "collect":
+        return i18n.gettext("%(who)s collects at the %(loc)s") % {
+            "who": who(data.get("seat")),
+            "loc": loc,
+        }
+    if kind == "recruit":
+        hero = data.get("hero")
+        if not hero:
+            return ""
+        return i18n.gettext("%(who)s recruits the %(hero)s") % {
+            "who": who(data.get("seat")),
+            "hero": hero_name(str(hero)),
+        }
+    if kind == "peek_heroes":
+        return i18n.gettext("%(who)s looks at the top of the hero deck") % {
+            "who": who(data.get("seat"))
+        }
+    if kind == "power" and data.get("used", True):
+        return i18n.gettext("%(who)s uses the power of the %(hero)s") % {
+            "who": who(data.get("seat")),
+            "hero": hero_name(str(data.get("hero"))),
+        }
+    if kind == "take":
+        if data.get("face_down") or not data.get("legion"):
+            return i18n.gettext("%(who)s takes the face-down legion") % {
+                "who": who(data.get("seat"))
+            }
+        return i18n.gettext("%(who)s takes %(card)s") % {
+            "who": who(data.get("seat")),
+            "card": card_text(data.get("legion")),
+        }
+    if kind == "stratagem":
+        return i18n.gettext("%(who)s uses %(name)s") % {
+            "who": who(data.get("seat")),
+            "name": stratagem_name((data.get("stratagem") or {}).get("id")),
+        }
+    if kind == "attack":
+        return i18n.gettext("%(who)s attacks the %(loc)s") % {
+            "who": who(data.get("seat")),
+            "loc": loc,
+        }
+    if kind == "rout":
+        return i18n.gettext("%(n)s legion(s) of %(who)s routed at the %(loc)s") % {
+            "n": data.get("count", 0),
+            "who": who(data.get("seat")),
+            "loc": loc,
+        }
+    if kind == "rout_blocked":
+        return i18n.gettext("Shield Wall: nothing is routed")
+    if kind == "shield":
+        return i18n.gettext("Shield: one legion stays face up")
+    if kind == "majority":
+        holder = data.get("seat")
+        if holder is None:
+            return ""
+        return i18n.gettext("%(who)s takes the %(loc)s majority") % {"who": who(holder), "loc": loc}
+    if kind == "game_end":
+        return i18n.gettext("The game is over")
+    return ""
+
+
+# ---------------------------------------------------------------------- context
+
+
+def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    view: JSON | None = payload.get("view")
+    names = seat_names(payload)
+    context: dict[str, Any] = {"names": names, "view": view}
+    if not view or view.get("game") != "legions":
+        return context
+    players = view["players"]
+    seat_of_side = {p["side"]: int(p["seat"]) for p in players}
+    sides = []
+    for p in players:
+        s = int(p["seat"])
+        stratagem = p.get("stratagem") or {}
+        sides.append(
+            {
+                "seat": s,
+                "side": p["side"],
+                "side_name": side_name(p["side"]),
+                "name": names.get(s, side_name(p["side"])),
+                "leads": p.get("leads"),
+                "sealed": p.get("sealed"),
+                "revealed": card_info(p.get("revealed")),
+                "hand_count": p.get("hand_count", 0),
+                "routed_count": p.get("routed_count", 0),
+                "heroes": [
+                    {
+                        "hero": hero_info(h["hero"]),
+                        "legions": [card_info(c) for c in h["legions"]],
+                    }
+                    for h in p.get("heroes", [])
+                ],
+                "stratagem_used": bool(stratagem.get("used")),
+                "stratagem_name": stratagem_name(stratagem.get("id")),
+                "stratagem_text": stratagem_text(stratagem.get("id")),
+                "banners": p.get("banners", 0),
+                "score": p.get("score", {}),
+                "vp": (p.get("score") or {}).get("total", 0),
+            }
+        )
+    # Board: Necro-camp on top, King below; a phone: the opponent on top, me below.
+    if seat is None:
+        top, bottom = seat_of_side.get("necro", 0), seat_of_side.get("king", 1)
+    else:
+        top, bottom = 1 - seat, seat
+    locations = []
+    for loc in view["locations"]:
+        by_seat = {int(s["seat"]): s for s in loc["sides"]}
+        token = loc.get("token")
+        locations.append(
+            {
+                "id": loc["id"],
+                "guild": loc["guild"],
+                "name": location_name(loc["id"]),
+                "guild_name": guild_name(loc["guild"]),
+                "effect_name": effect_name(loc["id"]),
+                "effect_text": effect_text(loc["id"]),
+                "token_vp": loc.get("token_vp", 2),
+                "token": token,
+                "token_place": "mid" if token is None else ("top" if token == top else "bottom"),
+                "token_side": None if token is None else players[token]["side"],
+                "rows": {
+                    where: {
+                        "face_up": [card_info(c) for c in by_seat[s]["face_up"]],
+                        "routed_count": by_seat[s]["routed_count"],
+                        "count": len(by_seat[s]["face_up"]),
+                    }
+                    for where, s in (("top", top), ("bottom", bottom))
+                },
+            }
+        )
+    step = view.get("step")
+    step_text = ""
+    if view.get("phase") == "leadership":
+        step_text = i18n.gettext("Both seal a legion")
+    elif step:
+        step_text = step_label(str(step.get("kind")), players[int(step["seat"])]["side"])
+    row = [
+        {"face_up": slot.get("face_up"), "card": card_info(slot.get("card"))}
+        for slot in view.get("legion_row", [])
+    ]
+    events = [
+        line for line in (event_line(e, names, view) for e in payload.get("events") or []) if line
+    ]
+    context.update(
+        {
+            "sides": sides,
+            "top": sides[top],
+            "bottom": sides[bottom],
+            "locations": locations,
+            "legion_row": row,
+            "hero_row": [hero_info(h) for h in view.get("hero_row", [])],
+            "step_text": step_text,
+            "step_seat": None if not step else step.get("seat"),
+            "event_lines": events[-8:],
+            "leader_seat": view.get("leader"),
+            "turn": view.get("turn"),
+            "last_turn": view.get("last_turn"),
+            "over": view.get("phase") == "over",
+        }
+    )
+    final = view.get("final") or payload.get("outcome")
+    if final:
+        context["final"] = final_context(final, sides, names)
+    if seat is not None:
+        context.update(phone_context(payload, view, seat, sides))
+    return context
+
+
+def step_label(kind: str, side: str) -> str:
+    who = side_name(side)
+    labels = {
+        "place": i18n.gettext("%(who)s: step 1, place"),
+        "collect": i18n.gettext("%(who)s: collect?"),
+        "recruit": i18n.gettext("%(who)s: step 2, recruit"),
+        "peek": i18n.gettext("%(who)s: looks at heroes"),
+        "under": i18n.gettext("%(who)s: legions under the hero"),
+        "power": i18n.gettext("%(who)s: hero power"),
+        "arrange": i18n.gettext("%(who)s: orders the deck"),
+        "take": i18n.gettext("%(who)s: step 3, take a legion"),
+        "attack": i18n.gettext("%(who)s: step 4, attack"),
+        "shield": i18n.gettext("%(who)s: Shield"),
+    }
+    return labels.get(kind, "%(who)s") % {"who": who}
+
+
+def final_context(
+    final: Mapping[str, Any], sides: list[JSON], names: Mapping[int, str]
+) -> dict[str, Any]:
+    winner = final.get("winner")
+    reason = final.get("reason")
+    reasons = {
+        "banners": i18n.gettext("5 banners: an instant win"),
+        "score": i18n.gettext("the higher score"),
+        "tiebreak": i18n.gettext("equal score: the lowest legion in hand decides"),
+    }
+    tables = []
+    for s, breakdown in enumerate(final.get("breakdown") or []):
+        tables.append(
+            {
+                "seat": s,
+                "side": sides[s]["side"] if s < len(sides) else "",
+                "side_name": sides[s]["side_name"] if s < len(sides) else "",
+                "name": names.get(s, ""),
+                "stratagem": breakdown.get("stratagem", 0),
+                "heroes": [
+                    {
+                        "name": hero_name(h["hero"]),
+                        "hero_vp": h["hero_vp"],
+                        "legions": [card_info(c) for c in h["legions"]],
+                        "legions_vp": h["legions_vp"],
+                        "total": h["total"],
+                    }
+                    for h in breakdown.get("heroes", [])
+                ],
+                "majorities": [
+                    {"loc": m["location"], "name": location_name(m["location"]), "vp": m["vp"]}
+                    for m in breakdown.get("majorities", [])
+                ],
+                "total": breakdown.get("total", 0),
+                "banners": (final.get("banners") or [0, 0])[s],
+            }
+        )
+    tiebreak = final.get("tiebreak")
+    hands = []
+    if tiebreak:
+        for s, hand in enumerate(tiebreak.get("hands") or []):
+            hands.append({"seat": s, "cards": [card_info(c) for c in hand]})
+    return {
+        "winner": winner,
+        "winner_side": sides[winner]["side"] if isinstance(winner, int) else None,
+        "winner_side_name": sides[winner]["side_name"] if isinstance(winner, int) else "",
+        "winner_name": names.get(winner, "") if isinstance(winner, int) else "",
+        "reason": reason,
+        "reason_text": reasons.get(str(reason), str(reason or "")),
+        "tables": tables,
+        "tiebreak_hands": hands,
+        "tiebreak_lowest": card_info((tiebreak or {}).get("lowest")),
+    }
+
+
+def phone_context(
+    payload: Mapping[str, Any], view: Mapping[str, Any], seat: int, sides: list[JSON]
+) -> dict[str, Any]:
+    me = view.get("me") or {}
+    prompt = payload.get("prompt")
+    options: list[JSON] = []
+    stratagem_options: list[JSON] = []
+    if prompt:
+        for option in prompt.get("options", []):
+            shown = option_view(prompt, option, view)
+            (stratagem_options if shown["stratagem"] else options).append(shown)
+    notes = []
+    for note in me.get("notes") or []:
+        kind = note.get("kind")
+        if kind == "heroes_seen":
+            notes.append(
+                {
+                    "text": i18n.gettext("Heroes you looked at"),
+                    "heroes": [hero_info(h) for h in note.get("heroes", [])],
+                }
+            )
+        elif kind == "oracle":
+            cards = [card_info(c) for c in note.get("hand", [])]
+            notes.append({"text": i18n.gettext("Oracle: the opponent's hand"), "cards": cards})
+            if note.get("row_face_down"):
+                notes.append(
+                    {
+                        "text": i18n.gettext("Oracle: the face-down row legion"),
+                        "cards": [card_info(note["row_face_down"])],
+                    }
+                )
+        elif kind in ("broker", "broker_order"):
+            notes.append(
+                {
+                    "text": i18n.gettext("Top of the legion deck (first = top)"),
+                    "cards": [card_info(c) for c in note.get("cards", [])],
+                }
+            )
+        elif kind == "took_face_down":
+            notes.append(
+                {
+                    "text": i18n.gettext("The face-down legion you took"),
+                    "cards": [card_info(note.get("legion"))],
+                }
+            )
+    stratagem = me.get("stratagem") or {}
+    routed = {
+        loc: [card_info(c) for c in cards]
+        for loc, cards in (me.get("routed") or {}).items()
+        if cards
+    }
+    step = view.get("step") or {}
+    waiting_for = ""
+    if view.get("phase") == "leadership":
+        if me.get("sealed"):
+            waiting_for = i18n.gettext("Sealed. Waiting for the other seal…")
+    elif step and step.get("seat") is not None and step.get("seat") != seat:
+        waiting_for = i18n.gettext("Waiting for %(side)s…") % {
+            "side": sides[int(step["seat"])]["side_name"]
+        }
+    return {
+        "me_seat": seat,
+        "mine": sides[seat],
+        "theirs": sides[1 - seat],
+        "hand": [card_info(c) for c in me.get("hand") or []],
+        "sealed_card": card_info(me.get("sealed")),
+        "my_stratagem": {
+            "name": stratagem_name(stratagem.get("id")),
+            "text": stratagem_text(stratagem.get("id")),
+            "used": bool(stratagem.get("used")),
+        },
+        "routed_mine": [
+            {"loc": loc, "name": location_name(loc), "cards": cards}
+            for loc, cards in routed.items()
+        ],
+        "row_face_down": card_info(me.get("row_face_down")),
+        "notes": notes,
+        "prompt_title": prompt_title(prompt) if prompt else "",
+        "options": options,
+        "stratagem_options": stratagem_options,
+        "prompt_legion": card_info((prompt or {}).get("legion")),
+        "prompt_seen": [hero_info(h) for h in (prompt or {}).get("seen", [])],
+        "waiting_for": waiting_for,
+    }
+
+
+class LegionsScreens:
+    def blurb(self) -> str:
+        return i18n.gettext(
+            "2 players · about 25 minutes · seal a legion each turn, win majorities, "
+            "recruit heroes, raise 5 banners."
+        )
+
+    def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        view = payload.get("view") or {}
+        notes: dict[int, str] = {}
+        if view.get("game") == "legions":
+            for p in view.get("players", []):
+                notes[int(p["seat"])] = side_name(p["side"])
+        else:
+            drawn = i18n.gettext("side drawn at the start")
+            notes = {0: drawn, 1: drawn}
+        return {
+            **table_context(payload, seat),
+            "seat_notes": notes,
+            "board_lobby_hint": i18n.gettext(
+                "Two players: seat A is dealt first, seat B second. When the game starts, the "
+                "server draws who plays Necro-camp and who plays King; each phone shows its "
+                "side, and the board shows Necro-camp at the top and King at the bottom."
+            ),
+            "phone_lobby_hint": i18n.gettext(
+                "Your side (Necro-camp or King) is drawn when the game starts. On the board "
+                "Necro-camp sits at the top, King at the bottom."
+            ),
+        }
+
+    def translate_form(self, frame: Mapping[str, Any]) -> JSON | None:
+        """``action=legions`` with ``order`` = the option's order as JSON → an order.
+
+        A value that is not a JSON object becomes an order of no kind, which the engine
+        refuses with a readable message (``bad_order``)."""
+        if frame.get("action") != FORM_ACTION:
+            return None
+        values = form_values(frame.get("order"))
+        try:
+            order = json.loads(values[0]) if values else {}
+        except ValueError:
+            order = {}
+        if not isinstance(order, dict):
+            order = {}
+        return {"type": "order", "order": order}
+
+
+SCREENS = LegionsScreens()

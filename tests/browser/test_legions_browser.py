@@ -1,0 +1,172 @@
+"""Legions played by clicking: one board (TV) and two phones in Chromium.
+
+Both phones seal, place, recruit and take by tapping the big option buttons to the end of
+the game (every turn ends with an attack; a recruitment is required); should tapping run
+out of time, the host hands both seats to bots, which finish it. Screenshots of the board and
+both phones at sealing, mid-game and the end go to ``test-artifacts/``. Uses Debian's Chromium
+(``/usr/bin/chromium``) only; it never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.browser.test_hidden_leaders_browser import BOARD_SIZE, PHONE_SIZE, TIMEOUT_MS, launch
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+
+STACKING_PICK = """() => {
+  const mine = {};
+  document.querySelectorAll('.lg-mini-loc').forEach(el => {
+    const guild = [...el.classList].find(c => c.startsWith('g-'));
+    mine[guild] = parseInt(el.querySelector('.me').textContent, 10) || 0;
+  });
+  const cards = [...document.querySelectorAll('.lg-pick .lg-card')];
+  const top = Math.max(...Object.values(mine));
+  const score = card => {
+    const guild = [...card.classList].find(c => c.startsWith('g-'));
+    return guild === 'g-white' ? top + 0.5 : mine[guild];
+  };
+  let best = 0;
+  cards.forEach((card, i) => { if (score(card) > score(cards[best])) best = i; });
+  return best;
+}"""
+STACKING_PLACE = """() => {
+  const mine = {};
+  document.querySelectorAll('.lg-mini-loc').forEach(el => {
+    const guild = [...el.classList].find(c => c.startsWith('g-'));
+    mine[guild] = parseInt(el.querySelector('.me').textContent, 10) || 0;
+  });
+  const buttons = [...document.querySelectorAll('button.lg-option:not(.quiet):not(.stratagem)')];
+  const score = b => {
+    if (b.dataset.kind !== 'place') return 0;
+    const guild = [...b.classList].find(c => c.startsWith('g-'));
+    return mine[guild] || 0;
+  };
+  let best = 0;
+  buttons.forEach((b, i) => { if (score(b) > score(buttons[best])) best = i; });
+  return best;
+}"""
+
+
+def act(phone: Page) -> str | None:
+    """Tap through this phone's prompt once; returns what was done (None: nothing to do)."""
+    prompt = phone.locator("[data-testid=prompt]")
+    if not prompt.count():
+        return None
+    kind = prompt.get_attribute("data-kind") or ""
+    handle = prompt.element_handle()
+    if kind == "seal":
+        # Pile legions where this side already has the most (to recruit soon); white goes anywhere.
+        best = phone.evaluate(STACKING_PICK)
+        phone.locator(".lg-pick").nth(best).click()
+        phone.locator("[data-testid=seal]").click()
+    else:
+        recruit = phone.locator('button[data-kind="recruit"], button[data-kind="choose_hero"]')
+        plain = phone.locator("button.lg-option:not(.quiet):not(.stratagem)")
+        button = recruit.first if recruit.count() else plain.nth(phone.evaluate(STACKING_PLACE))
+        if not plain.count() and not recruit.count():
+            button = phone.locator("button.lg-option").first
+        kind = button.get_attribute("data-kind") or kind
+        button.click()
+    handle.wait_for_element_state("hidden", timeout=TIMEOUT_MS)  # swapped out by the socket
+    return kind
+
+
+def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Path) -> None:
+    started = time.monotonic()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board = browser.new_context(viewport=BOARD_SIZE).new_page()
+            board.set_default_timeout(TIMEOUT_MS)
+            board.on("dialog", lambda dialog: dialog.accept())
+            board.goto(server.base_url + "/")
+            board.locator('button[name="game"][value="legions"]').click()
+            board.wait_for_url("**/b/*")
+            code = board.locator("[data-testid=room-code]").inner_text().strip()
+
+            phones: list[Page] = []
+            for name in ("Alice", "Bob"):
+                context = browser.new_context(
+                    viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
+                )
+                phone = context.new_page()
+                phone.set_default_timeout(TIMEOUT_MS)
+                phone.goto(server.base_url + "/")
+                phone.fill('input[name="code"]', code)
+                phone.fill('input[name="name"]', name)
+                phone.locator("#join-form button[type=submit]").click()
+                phone.wait_for_url(f"**/r/{code}")
+                expect(board.locator("[data-testid=seats]")).to_contain_text(name)
+                phones.append(phone)
+            expect(board.locator(".hint")).to_contain_text("Necro-camp")
+            phones[1].locator('form[data-set-lang="cs"] button').click()
+            expect(phones[1].locator(".lobby-card h1")).to_have_text("Jste ve hře!")
+
+            board.locator("[data-testid=start]").click()
+            expect(board.locator("[data-testid=legions-board]")).to_be_visible()
+            for phone in phones:
+                expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+
+            # Sealing: one phone seals, the board shows "sealed" for it only.
+            act(phones[0])
+            expect(board.locator(".lg-seal.sealed")).to_have_count(1)
+            board.screenshot(path=str(artifacts / "legions-board-sealing.png"))
+            phones[0].screenshot(path=str(artifacts / "legions-phone-a-sealing.png"))
+            phones[1].screenshot(path=str(artifacts / "legions-phone-b-sealing.png"))
+            expect(phones[0].locator(".lg-locked")).to_be_visible()
+
+            done: list[str] = ["seal"]
+            deadline = time.monotonic() + 60
+            shot_mid = False
+            while time.monotonic() < deadline:
+                turn = int(board.locator("[data-testid=turn]").inner_text())
+                if turn >= 3 and not shot_mid and phones[0].locator("[data-testid=prompt]").count():
+                    board.screenshot(path=str(artifacts / "legions-board-mid-game.png"))
+                    for letter, phone in zip("ab", phones, strict=True):
+                        phone.screenshot(
+                            path=str(artifacts / f"legions-phone-{letter}-mid-game.png"),
+                            full_page=True,
+                        )
+                    shot_mid = True
+                acted = [act(phone) for phone in phones]
+                done += [a for a in acted if a]
+                if not any(acted):
+                    time.sleep(0.05)
+                if "over" in (board.locator(".lg-board").get_attribute("class") or ""):
+                    break
+            assert shot_mid
+            assert done.count("seal") >= 10, done
+            assert "take" in done and "place" in done, done
+            assert "recruit" in done or "choose_hero" in done, "a hero was recruited by tapping"
+            expect(board.locator("[data-testid=events]")).not_to_be_empty()
+
+            # The host hands both seats to bots, which finish the game.
+            handed_over = not board.locator("[data-testid=final]").count()
+            if handed_over:  # only if tapping ran out of time: the phones leave their seats
+                for seat in (0, 1):  # the host menu's "hand the seat to a bot", as htmx posts it
+                    response = board.request.post(
+                        f"{server.base_url}/b/{code}/seats/{seat}/kick",
+                        headers={"HX-Request": "true"},
+                    )
+                    assert response.status == 204, response.text()
+            expect(board.locator("[data-testid=final]")).to_be_visible(timeout=30_000)
+            expect(board.locator("[data-testid=end-reason]")).not_to_be_empty()
+            board.wait_for_timeout(700)
+            board.screenshot(path=str(artifacts / "legions-board-final.png"))
+            for letter, phone in zip("ab", phones, strict=True):
+                if not handed_over:
+                    expect(phone.locator("[data-testid=phone-result]")).to_be_visible()
+                phone.screenshot(
+                    path=str(artifacts / f"legions-phone-{letter}-final.png"), full_page=True
+                )
+        finally:
+            browser.close()
+    assert time.monotonic() - started < 150

@@ -1,0 +1,260 @@
+"""Legions at the table: two phones and a board play whole games over websockets (JSON and
+HTML), and no frame holds a secret of G15 — checked against the true states rebuilt from
+the order log with ``engine.core.replay``."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+
+from app.games import legions as screens
+from app.models import Match, OrderLog
+from engine.core import replay
+from engine.legions.state import LegionsState
+from engine.registry import available_games, get_rules
+from tests.play import auth, create_room, join
+
+Frame = dict[str, Any]
+STRATAGEM_NAMES = {
+    "N1": "Rise of the Dead",
+    "N2": "Night Terror",
+    "N3": "Dread",
+    "K1": "Shield Wall",
+    "K2": "Royal Summons",
+    "K3": "Royal Decree",
+}
+
+
+class SecretOracle:
+    """Which legion, hero and stratagem ids a screen must not receive (G15), per true state.
+
+    A legion that has ever lain face up in public (row, battlefield, revealed, under a hero)
+    is public knowledge; everything else is known only to who holds or peeked at it."""
+
+    def __init__(self) -> None:
+        self.ever_public: set[str] = set()
+
+    def observe(self, state: LegionsState) -> None:
+        for slot in state.legion_row:
+            if slot.face_up:
+                self.ever_public.add(slot.card)
+        for player in state.players:
+            if player.revealed:
+                self.ever_public.add(player.revealed)
+            for cards in player.face_up.values():
+                self.ever_public.update(cards)
+            for hero in player.heroes:
+                self.ever_public.update(hero.legions)
+
+    def forbidden(self, state: LegionsState, viewer: int | None) -> tuple[set[str], set[str]]:
+        """(card and hero ids, stratagem ids) that ``viewer`` (None = board) must not see."""
+        seen_by_me: set[str] = set()
+        if viewer is not None:
+            seen_by_me = set(re.findall(r"[LH]\d\d", json.dumps(state.players[viewer].notes)))
+        hidden: set[str] = set(state.legion_deck) | set(state.hero_deck)
+        face_down = [slot.card for slot in state.legion_row if not slot.face_up]
+        foresight = viewer is not None and state.tokens["P"] == viewer
+        if not foresight:
+            hidden.update(face_down)
+        stratagems = {"N1", "N2", "N3", "K1", "K2", "K3"}
+        for seat, player in enumerate(state.players):
+            if seat == viewer:
+                stratagems.discard(player.stratagem)
+                continue
+            hidden.update(player.hand)
+            if player.sealed:
+                hidden.add(player.sealed)
+            if player.stratagem_used:
+                stratagems.discard(player.stratagem)
+        if state.phase == "over":  # the tiebreak may show both hands; decks stay secret
+            hidden = set(state.legion_deck) | set(state.hero_deck) | set(face_down)
+        return hidden - self.ever_public - seen_by_me, stratagems
+
+
+def json_leaks(frame: Frame, cards: set[str], stratagems: set[str]) -> list[str]:
+    text = json.dumps(frame)
+    return sorted(i for i in cards | stratagems if f'"{i}"' in text)
+
+
+def html_leaks(html: str, cards: set[str], stratagems: set[str]) -> list[str]:
+    found = [c for c in cards if re.search(rf"\b{c}\b", html)]
+    numbers = {c: int(c[1:]) for c in cards if c.startswith("L")}
+    found += [c for c, n in numbers.items() if f'data-card="{n}"' in html]
+    found += [s for s in stratagems if STRATAGEM_NAMES[s] in html or re.search(rf"\b{s}\b", html)]
+    return sorted(set(found))
+
+
+def choose(prompt: Frame, rng: random.Random) -> Frame:
+    options = prompt["options"]
+    plain = [o for o in options if not o.get("stratagem") and o["order"]["kind"] != "skip"]
+    if options and rng.random() < 0.15:
+        return dict(rng.choice(options)["order"])
+    return dict(rng.choice(plain or options)["order"])
+
+
+def until_version(socket: Any, frames: list[Frame], version: int) -> Frame:
+    while True:
+        frame: Frame = socket.receive_json()
+        frames.append(frame)
+        if frame.get("type") == "view" and frame.get("version") == version:
+            return frame
+
+
+def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+    with Session(rooms.db) as session:
+        match = session.get(Match, live.match.row_id)
+        assert match is not None
+        rows = session.exec(
+            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
+        ).all()
+        return match, [(row.seat, row.order) for row in rows]
+
+
+def start_legions(client: TestClient, **options: Any) -> tuple[str, str, list[str]]:
+    room = create_room(client, "legions", **options)
+    tokens = [join(client, room["code"], name)["token"] for name in ("Ema", "Petr")]
+    response = client.post(f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"]))
+    assert response.status_code == 200, response.text
+    return room["code"], room["host_token"], tokens
+
+
+def test_legions_is_hosted() -> None:
+    assert "legions" in available_games()
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
+    client: TestClient, seed: int
+) -> None:
+    rng = random.Random(seed)
+    code, _host, tokens = start_legions(client)
+    base = f"/ws/rooms/{code}"
+    with (
+        client.websocket_connect(f"{base}?token={tokens[0]}") as ws0,
+        client.websocket_connect(f"{base}?token={tokens[1]}") as ws1,
+        client.websocket_connect(f"{base}/board") as board_ws,
+        client.websocket_connect(f"{base}?token={tokens[0]}&format=html") as html0,
+        client.websocket_connect(f"{base}?token={tokens[1]}&format=html&lang=cs") as html1,
+        client.websocket_connect(f"{base}/board?format=html") as html_board,
+    ):
+        phones = [ws0, ws1]
+        json_frames: dict[int | None, list[Frame]] = {0: [], 1: [], None: []}
+        html_frames: dict[int | None, list[tuple[int, str]]] = {0: [], 1: [], None: []}
+        htmls = {0: html0, 1: html1, None: html_board}
+        latest = [until_version(phones[s], json_frames[s], 0) for s in (0, 1)]
+        board = until_version(board_ws, json_frames[None], 0)
+        for viewer, socket in htmls.items():
+            html_frames[viewer].append((0, socket.receive_text()))
+        version = 0
+        forged_once = False
+        while board["status"] == "playing":
+            seat = board["to_act"][0]
+            prompt = latest[seat]["prompt"]
+            assert prompt is not None and prompt["options"], "only legal options, never none"
+            if not forged_once and prompt["kind"] != "seal":
+                # A forged option and a malformed form are refused cleanly, never a 500.
+                phones[seat].send_json(
+                    {"type": "order", "order": {"kind": "place", "location": "Q"}}
+                )
+                assert phones[seat].receive_json()["type"] == "error"
+                phones[seat].send_json({"HEADERS": {}, "action": "legions", "order": "{not json"})
+                refusal = phones[seat].receive_json()
+                assert refusal["type"] == "error" and refusal["code"] == "bad_order"
+                phones[1 - seat].send_json(
+                    {"type": "order", "order": prompt["options"][0]["order"]}
+                )
+                assert phones[1 - seat].receive_json()["code"] == "not_your_turn"
+                forged_once = True
+            order = choose(prompt, rng)
+            # Half the orders go as the phone's form would send them (HEADERS + JSON field).
+            if version % 2:
+                phones[seat].send_json(
+                    {"HEADERS": {}, "action": "legions", "order": json.dumps(order)}
+                )
+            else:
+                phones[seat].send_json({"type": "order", "order": order})
+            version += 1
+            latest = [until_version(phones[s], json_frames[s], version) for s in (0, 1)]
+            board = until_version(board_ws, json_frames[None], version)
+            for viewer, socket in htmls.items():
+                html_frames[viewer].append((version, socket.receive_text()))
+            assert version < 400
+        assert board["status"] == "finished"
+        outcome = board["outcome"]
+        assert outcome["reason"] in ("banners", "score", "tiebreak")
+        assert "first_leader" in outcome
+        assert latest[0]["outcome"] == latest[1]["outcome"] == outcome
+        last_html = html_frames[None][-1][1]
+        assert 'data-testid="final"' in last_html and 'data-testid="end-reason"' in last_html
+
+    match, orders = order_log(client, code)
+    rules = get_rules("legions")
+    states = replay(rules, match.seats, match.seed, match.options, orders)
+    assert rules.to_json(states[-1]) == match.state, "the log rebuilds the stored snapshot"
+    oracle = SecretOracle()
+    forbidden: dict[tuple[int, int | None], tuple[set[str], set[str]]] = {}
+    for number, state in enumerate(states):
+        oracle.observe(state)
+        for viewer in (0, 1, None):
+            forbidden[number, viewer] = oracle.forbidden(state, viewer)
+    sealed_checked = 0
+    for viewer in (0, 1, None):
+        for frame in json_frames[viewer]:
+            if frame.get("type") != "view":
+                continue
+            cards, stratagems = forbidden[frame["version"], viewer]
+            state = states[frame["version"]]
+            sealed_checked += sum(
+                1 for s, p in enumerate(state.players) if p.sealed and s != viewer
+            )
+            assert json_leaks(frame, cards, stratagems) == [], (viewer, frame["version"])
+            if viewer is not None:  # not vacuous: a phone does see its own secrets
+                own = state.players[viewer]
+                assert json_leaks(frame, set(own.hand), {own.stratagem}) != []
+        for number, html in html_frames[viewer]:
+            cards, stratagems = forbidden[number, viewer]
+            assert html_leaks(html, cards, stratagems) == [], (viewer, number)
+    assert sealed_checked > 0, "frames were checked while a legion was sealed"
+
+
+def test_forms_translate_to_orders_and_garbage_to_a_refusable_order() -> None:
+    order = {"kind": "recruit", "hero": "H05", "route": "location", "location": "R"}
+    frame = {"HEADERS": {}, "action": "legions", "order": json.dumps(order)}
+    assert screens.SCREENS.translate_form(frame) == {"type": "order", "order": order}
+    for bad in ("{oops", "[1, 2]", "", None, '"text"'):
+        message = screens.SCREENS.translate_form({"action": "legions", "order": bad})
+        assert message == {"type": "order", "order": {}}
+    assert screens.SCREENS.translate_form({"action": "take"}) is None
+
+
+def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
+    """Every phone and board page of a game renders (each prompt kind met is drawn)."""
+    code, _host, tokens = start_legions(client, sides=["king", "necro"])
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for _ in range(400):
+        board = client.get(f"/api/rooms/{code}").json()
+        if board["status"] != "playing":
+            break
+        for seat in board["to_act"]:
+            me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
+            kinds.add(me["prompt"]["kind"])
+            order = choose(me["prompt"], rng)
+            response = client.post(
+                f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat])
+            )
+            assert response.status_code == 202, response.text
+    assert {"seal", "place", "recruit", "take"} <= kinds
+    for lang in ("en", "cs"):
+        client.cookies.set("pecet_lang", lang)
+        page = client.get(f"/b/{code}")
+        assert page.status_code == 200 and 'data-testid="final"' in page.text
+    client.cookies.clear()
