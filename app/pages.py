@@ -79,6 +79,7 @@ environment.globals.update(
     languages=i18n.LANGUAGES,
     language_names=i18n.LANGUAGE_NAMES,
     name_max=NAME_MAX,
+    hosted_games=available_games(),
 )
 environment.filters["seat_name"] = lambda seat, room: next(
     (s["name"] for s in room["seats"] if s["seat"] == seat), str(seat)
@@ -472,6 +473,8 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
             await rooms.move_seat(code, token, params["seat"], params["to"])
         elif action == "again":
             await rooms.play_again(code, token)
+        elif action == "tournament":
+            await rooms.set_tournament(code, token, params.get("tournament"))
     except RoomError as refusal:
         if request.headers.get("HX-Request"):
             return PlainTextResponse(refusal.detail, status_code=refusal.status)
@@ -517,6 +520,27 @@ async def board_kick(request: Request, code: str, seat: int) -> Response:
 @router.post("/b/{code}/seats/{seat}/move")
 async def board_move(request: Request, code: str, seat: int, to: int = Form(...)) -> Response:
     return await host_action(request, code, "move", seat=seat, to=to)
+
+
+@router.post("/b/{code}/tournament")
+async def board_tournament(request: Request, code: str) -> Response:
+    """Host, in the lobby: a night of games — one game N times or a list of games (a mixed
+    night), with Final x2 (H20.3) and Catch-up (H20.4); "single" turns it back into one game."""
+    form = await request.form()
+    plan: dict[str, Any] | None = None
+    if form.get("mode") != "single":
+        games = [str(g) for g in form.getlist("games") if g]
+        plan = {"games": games} if games else {"count": _form_int(form.get("count"), 3)}
+        plan["final_double"] = form.get("final_double") == "1"
+        plan["catch_up"] = form.get("catch_up") == "1"
+    return await host_action(request, code, "tournament", tournament=plan)
+
+
+def _form_int(raw: Any, default: int) -> int:
+    try:
+        return int(str(raw))
+    except ValueError:
+        return default
 
 
 @router.post("/b/{code}/again")

@@ -14,7 +14,7 @@ _GAME_MODULES: dict[str, str] = {
 }
 
 # Games a room can host: their engine is complete and so are their phone and board pages.
-_HOSTED: tuple[str, ...] = ("hidden_leaders",)
+_HOSTED: tuple[str, ...] = ("hidden_leaders", "legions", "heirs")
 
 # Every game the product knows of (the room API answers 422 for the ones not hosted yet).
 KNOWN_GAMES: tuple[str, ...] = ("heirs", "hidden_leaders", "legions")

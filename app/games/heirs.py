@@ -1,0 +1,1077 @@
+"""Heirs of the Axis at the table: the phone's setup and order sheet, the board's map and its
+paced playback of a resolution (H23). Everything here reads payloads (views, prompts and the
+events a screen may see) only, never the engine's state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from app import i18n
+from app.games import form_values, seat_names
+from engine.core import JSON
+
+HEX = 40.0
+"""Hex size (centre to corner) of the board's SVG, in SVG units."""
+SQRT3 = math.sqrt(3)
+COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
+COLOUR_HEX = {
+    "red": "#e0483e",
+    "blue": "#3f86e8",
+    "green": "#3fae5f",
+    "yellow": "#f0c43c",
+    "purple": "#a565d6",
+    "white": "#eeeeee",
+}
+SYMBOLS = {"red": "▲", "blue": "●", "green": "■", "yellow": "★", "purple": "◆", "white": "✚"}
+"""A shape per colour, so a colour-blind player can tell the dynasties apart."""
+NO_COLOUR = "#8a8f9c"
+RESOURCES = ("people", "gold", "knowledge")
+EXCERPT_RADIUS = 2
+
+
+# ------------------------------------------------------------------ translated names
+
+
+def character_name(cid: str) -> str:
+    names = {
+        "knight": i18n.gettext("Knight"),
+        "elf": i18n.gettext("Elf"),
+        "builder": i18n.gettext("Builder"),
+        "seer": i18n.gettext("Seer"),
+        "paladin": i18n.gettext("Paladin"),
+        "thief": i18n.gettext("Thief"),
+        "barbarian": i18n.gettext("Barbarian"),
+        "dwarf": i18n.gettext("Dwarf"),
+        "merchant": i18n.gettext("Merchant"),
+    }
+    return names.get(cid, cid)
+
+
+def character_text(cid: str) -> str:
+    texts = {
+        "knight": i18n.gettext("+1 attack for every 2 soldiers"),
+        "elf": i18n.gettext("+1 attack and defence for every 3 soldiers; forests +1 person"),
+        "builder": i18n.gettext("buildings 1 gold cheaper; militia +1"),
+        "seer": i18n.gettext("every 3rd round +2 soldiers; one more portrait"),
+        "paladin": i18n.gettext("+5 defence in every battle"),
+        "thief": i18n.gettext("tricks cheaper and never exposed"),
+        "barbarian": i18n.gettext("+5 attack; recruits 2 more"),
+        "dwarf": i18n.gettext("starts with Mine I; Mine +2 gold"),
+        "merchant": i18n.gettext("+1 gold a round, +4 at the start"),
+    }
+    return texts.get(cid, "")
+
+
+def artifact_name(aid: str) -> str:
+    names = {
+        "sword_of_dawn": i18n.gettext("Sword of Dawn"),
+        "cloak_of_dusk": i18n.gettext("Cloak of Dusk"),
+        "dragon_heart": i18n.gettext("Dragon Heart"),
+        "quiver_of_the_wind": i18n.gettext("Quiver of the Wind"),
+        "signet_ring": i18n.gettext("Signet Ring"),
+        "legacy_of_the_fallen": i18n.gettext("Legacy of the Fallen"),
+        "horn_of_the_wild_hunt": i18n.gettext("Horn of the Wild Hunt"),
+        "chalice_of_plenty": i18n.gettext("Chalice of Plenty"),
+        "crown_of_mist": i18n.gettext("Crown of Mist"),
+        "mirror_of_reflections": i18n.gettext("Mirror of Reflections"),
+        "seers_eye": i18n.gettext("Seer's Eye"),
+        "comets_sight": i18n.gettext("Comet's Sight"),
+    }
+    return names.get(aid, aid)
+
+
+def artifact_text(aid: str) -> str:
+    texts = {
+        "sword_of_dawn": i18n.gettext("attack +20 %"),
+        "cloak_of_dusk": i18n.gettext("defence +20 %"),
+        "dragon_heart": i18n.gettext("attack and defence +10 %"),
+        "quiver_of_the_wind": i18n.gettext("attack +10 %, +2 people a round"),
+        "signet_ring": i18n.gettext("defence +10 %, +2 gold a round"),
+        "legacy_of_the_fallen": i18n.gettext("one Sign fewer needed for the Axis"),
+        "horn_of_the_wild_hunt": i18n.gettext("+1 soldier a round"),
+        "chalice_of_plenty": i18n.gettext("recruit 2 more"),
+        "crown_of_mist": i18n.gettext("settling 2 people cheaper"),
+        "mirror_of_reflections": i18n.gettext("may reflect a trick aimed at you"),
+        "seers_eye": i18n.gettext("shows the strength of neighbouring heirs"),
+        "comets_sight": i18n.gettext("reveals a sibling's starting artifact"),
+    }
+    return texts.get(aid, "")
+
+
+def omen_name(oid: str | None) -> str:
+    names = {
+        "blood_moon": i18n.gettext("Blood Moon"),
+        "settlers": i18n.gettext("Settlers"),
+        "harvest": i18n.gettext("Harvest"),
+        "storm": i18n.gettext("Storm over the Reflections"),
+        "builders_day": i18n.gettext("Builders' Day"),
+        "quiet_night": i18n.gettext("Quiet Night"),
+        "comet": i18n.gettext("Comet"),
+    }
+    return names.get(oid or "", oid or "")
+
+
+def omen_text(oid: str | None) -> str:
+    texts = {
+        "blood_moon": i18n.gettext("+5 attack in every battle"),
+        "settlers": i18n.gettext("settling costs half"),
+        "harvest": i18n.gettext("everybody may recruit 2 more"),
+        "storm": i18n.gettext("conquered fields yield nothing"),
+        "builders_day": i18n.gettext("buildings cost half"),
+        "quiet_night": i18n.gettext("nothing special"),
+        "comet": i18n.gettext("comet shards fall on the map"),
+    }
+    return texts.get(oid or "", "")
+
+
+def trick_name(card: str) -> str:
+    names = {
+        "bribery": i18n.gettext("Bribery"),
+        "spy": i18n.gettext("Spy"),
+        "curse": i18n.gettext("Curse"),
+        "new_portrait": i18n.gettext("New portrait"),
+        "quick_recruitment": i18n.gettext("Quick recruitment"),
+        "hired_knights": i18n.gettext("Hired knights"),
+        "mercenaries": i18n.gettext("Mercenaries"),
+        "war_cry": i18n.gettext("War cry"),
+        "shield_of_the_seal": i18n.gettext("Shield of the Seal"),
+        "shadow_path": i18n.gettext("Shadow path"),
+    }
+    return names.get(card, card)
+
+
+def trick_text(card: str) -> str:
+    texts = {
+        "bribery": i18n.gettext("2 of the target's soldiers join you (uses the portrait)"),
+        "spy": i18n.gettext("see the target's soldiers, abilities and Walls"),
+        "curse": i18n.gettext("the target loses 2 soldiers (uses the portrait)"),
+        "new_portrait": i18n.gettext("gain a portrait of a sibling"),
+        "quick_recruitment": i18n.gettext("+2 soldiers and +4 people"),
+        "hired_knights": i18n.gettext("+3 soldiers"),
+        "mercenaries": i18n.gettext("+5 soldiers"),
+        "war_cry": i18n.gettext("+8 attack in your battles this round"),
+        "shield_of_the_seal": i18n.gettext("+8 defence in your battles this round"),
+        "shadow_path": i18n.gettext("one extra step one ring inwards"),
+    }
+    return texts.get(card, "")
+
+
+def building_name(bid: str) -> str:
+    names = {
+        "farm": i18n.gettext("Farm"),
+        "mine": i18n.gettext("Mine"),
+        "academy": i18n.gettext("Academy"),
+        "barracks": i18n.gettext("Barracks"),
+        "walls": i18n.gettext("Walls"),
+        "market": i18n.gettext("Market"),
+    }
+    return names.get(bid, bid)
+
+
+def ability_name(aid: str) -> str:
+    names = {
+        "attack": i18n.gettext("Attack"),
+        "defense": i18n.gettext("Defense"),
+        "leadership": i18n.gettext("Leadership"),
+        "mysticism": i18n.gettext("Mysticism"),
+    }
+    return names.get(aid, aid)
+
+
+def colour_name(colour: str | None) -> str:
+    names = {
+        "red": i18n.gettext("red"),
+        "blue": i18n.gettext("blue"),
+        "green": i18n.gettext("green"),
+        "yellow": i18n.gettext("yellow"),
+        "purple": i18n.gettext("purple"),
+        "white": i18n.gettext("white"),
+    }
+    return names.get(colour or "", colour or "")
+
+
+def resource_name(resource: str) -> str:
+    names = {
+        "people": i18n.gettext("people"),
+        "gold": i18n.gettext("gold"),
+        "knowledge": i18n.gettext("knowledge"),
+        "soldiers": i18n.gettext("soldiers"),
+    }
+    return names.get(resource, resource)
+
+
+def part_name(part: str) -> str:
+    names = {
+        "exchange": i18n.gettext("Market"),
+        "trick": i18n.gettext("Trick"),
+        "retinue": i18n.gettext("Retinue"),
+        "city": i18n.gettext("City"),
+        "heir": i18n.gettext("Heir"),
+        "expedition": i18n.gettext("Expedition"),
+        "move": i18n.gettext("Expedition"),
+        "attack": i18n.gettext("Expedition"),
+        "scout": i18n.gettext("Expedition"),
+        "shadow_path": i18n.gettext("Shadow path"),
+        "settle": i18n.gettext("Settling"),
+    }
+    return names.get(part, part)
+
+
+def reason_text(code: str, fallback: str) -> str:
+    """A skipped part's reason (H21 codes) in the current language."""
+    texts = {
+        "NOT_ENOUGH_GOLD": i18n.gettext("not enough gold"),
+        "NOT_ENOUGH_PEOPLE": i18n.gettext("not enough people"),
+        "NOT_ENOUGH_KNOWLEDGE": i18n.gettext("not enough knowledge"),
+        "NO_PORTRAIT": i18n.gettext("no portrait of that sibling"),
+        "TARGET_FALLEN": i18n.gettext("the target has fallen"),
+        "OVER_CAP": i18n.gettext("over the recruit cap"),
+        "NOT_ADJACENT": i18n.gettext("the field is not next to you"),
+        "FIELD_TAKEN": i18n.gettext("a sibling owns that field"),
+        "AXIS_LOCKED": i18n.gettext("the Axis needs more Signs"),
+        "NO_SOLDIERS": i18n.gettext("no soldiers left"),
+        "NOT_CLOSER": i18n.gettext("not one ring inwards"),
+        "NOT_ALONE": i18n.gettext("another heir stands there"),
+        "NO_MARKET": i18n.gettext("no Market"),
+    }
+    return texts.get(code, fallback)
+
+
+def ending_name(reason: str | None) -> str:
+    names = {
+        "throne": i18n.gettext("Throne: an heir entered the Axis"),
+        "last_survivor": i18n.gettext("Last survivor"),
+        "council": i18n.gettext("Council of the Axis"),
+    }
+    return names.get(reason or "", reason or "")
+
+
+def roman(level: int) -> str:
+    return ("0", "I", "II", "III", "IV", "V")[level] if 0 <= level <= 5 else str(level)
+
+
+def cost_text(cost: Mapping[str, int]) -> str:
+    if not cost:
+        return i18n.gettext("free")
+    return ", ".join(f"{amount} {resource_name(res)}" for res, amount in cost.items())
+
+
+# ------------------------------------------------------------------ geometry
+
+
+def field_xy(q: int, r: int) -> tuple[float, float]:
+    """H2.1: flat-top hexes, y growing downward."""
+    return 1.5 * q * HEX, SQRT3 * (r + q / 2) * HEX
+
+
+def hex_points(x: float, y: float, size: float = HEX) -> str:
+    corners = []
+    for k in range(6):
+        angle = math.pi / 3 * k
+        corners.append(
+            f"{x + size * 0.97 * math.cos(angle):.1f},{y + size * 0.97 * math.sin(angle):.1f}"
+        )
+    return " ".join(corners)
+
+
+def hex_distance(a: Mapping[str, int], b: Mapping[str, int]) -> int:
+    dq, dr = a["q"] - b["q"], a["r"] - b["r"]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def colour_of(heirs: list[JSON], seat: int | None) -> str | None:
+    if seat is None:
+        return None
+    for heir in heirs:
+        if heir["seat"] == seat:
+            return heir.get("colour")
+    return None
+
+
+def map_fields(view: Mapping[str, Any]) -> list[JSON]:
+    """Every field with its screen position, polygon, owner colour and markers."""
+    game_map = view["map"]
+    heirs = view.get("heirs", [])
+    forests = set(game_map.get("forests", []))
+    finds = set(view.get("finds", []))
+    shards = set(view.get("shards", []))
+    capitals = {field: int(seat) for seat, field in view.get("living_capitals", {}).items()}
+    owners = view.get("owners", [])
+    fields = []
+    for index, field in enumerate(game_map["fields"]):
+        x, y = field_xy(field["q"], field["r"])
+        owner = owners[index] if index < len(owners) else None
+        colour = colour_of(heirs, owner)
+        capital = capitals.get(field["id"])
+        fields.append(
+            {
+                "id": field["id"],
+                "q": field["q"],
+                "r": field["r"],
+                "ring": field["ring"],
+                "x": x,
+                "y": y,
+                "points": hex_points(x, y),
+                "owner": owner,
+                "owner_colour": colour,
+                "fill": COLOUR_HEX.get(colour or "", NO_COLOUR) if owner is not None else None,
+                "forest": field["id"] in forests and capital is None,
+                "find": field["id"] in finds,
+                "shard": field["id"] in shards,
+                "capital_of": capital,
+                "capital_colour": colour_of(heirs, capital),
+                "axis": field["id"] == game_map.get("axis"),
+            }
+        )
+    return fields
+
+
+# ------------------------------------------------------------------ events → words
+
+
+def event_line(
+    event: Mapping[str, Any], names: Mapping[int, str], me: int | None = None
+) -> str | None:
+    """One event of a resolution as a line of the log (``None``: not worth a line)."""
+    kind, data = event["kind"], event.get("data") or {}
+
+    def who(seat: Any) -> str:
+        if seat is None:
+            return i18n.gettext("unknown")
+        if me is not None and seat == me:
+            return i18n.gettext("you")
+        return names.get(int(seat), str(seat))
+
+    seat = data.get("seat")
+    if kind == "dawn":
+        return i18n.gettext("Round %(round)s begins: %(omen)s.") % {
+            "round": data.get("round"),
+            "omen": omen_name(data.get("omen")),
+        }
+    if kind == "step":
+        return i18n.gettext("Pedestal %(n)s: %(name)s.") % {
+            "n": data.get("pedestal"),
+            "name": who(seat),
+        }
+    if kind in ("move", "shadow_path"):
+        text = i18n.gettext("%(name)s moves %(from)s → %(to)s.")
+        if kind == "shadow_path":
+            text = i18n.gettext("%(name)s takes the Shadow path %(from)s → %(to)s.")
+        return text % {"name": who(seat), "from": data.get("from"), "to": data.get("to")}
+    if kind == "settle":
+        return i18n.gettext("%(name)s settles %(field)s.") % {
+            "name": who(seat),
+            "field": data.get("field"),
+        }
+    if kind == "scout":
+        return i18n.gettext("%(name)s scouts %(field)s.") % {
+            "name": who(seat),
+            "field": data.get("field"),
+        }
+    if kind == "find_taken":
+        return i18n.gettext("%(name)s takes the find on %(field)s.") % {
+            "name": who(seat),
+            "field": data.get("field"),
+        }
+    if kind == "shard_taken":
+        return i18n.gettext("%(name)s picks up a comet shard on %(field)s.") % {
+            "name": who(seat),
+            "field": data.get("field"),
+        }
+    if kind == "comet":
+        return i18n.gettext("A comet drops shards on %(fields)s.") % {
+            "fields": ", ".join(data.get("fields", []))
+        }
+    if kind == "battle":
+        defender = (
+            i18n.gettext("the militia of %(name)s") % {"name": who(data.get("dynasty"))}
+            if data.get("defender") is None
+            else who(data.get("defender"))
+        )
+        winner = who(data.get("attacker")) if data.get("winner") == "attacker" else defender
+        return i18n.gettext(
+            "Battle on %(field)s: %(attacker)s against %(defender)s — %(winner)s wins."
+        ) % {
+            "field": data.get("field"),
+            "attacker": who(data.get("attacker")),
+            "defender": defender,
+            "winner": winner,
+        }
+    if kind == "retreat":
+        text = i18n.gettext("%(name)s retreats %(from)s → %(to)s.")
+        if data.get("preset"):
+            text = i18n.gettext("%(name)s retreats as planned %(from)s → %(to)s.")
+        return text % {"name": who(seat), "from": data.get("from"), "to": data.get("to")}
+    if kind == "conquer":
+        return i18n.gettext("%(name)s conquers %(field)s.") % {
+            "name": who(seat),
+            "field": data.get("field"),
+        }
+    if kind == "plunder":
+        return i18n.gettext("%(name)s plunders the capital of %(other)s.") % {
+            "name": who(seat),
+            "other": who(data.get("capital_of")),
+        }
+    if kind == "sign":
+        return i18n.gettext("%(name)s gains the Sign of %(other)s.") % {
+            "name": who(seat),
+            "other": who(data.get("of")),
+        }
+    if kind == "trick_public":
+        return i18n.gettext("%(card)s on %(target)s, cast by %(caster)s.") % {
+            "card": trick_name(data.get("card", "")),
+            "target": who(data.get("target")),
+            "caster": who(data.get("caster")),
+        }
+    if kind == "axis":
+        return i18n.gettext("%(name)s enters the Axis!") % {"name": who(seat)}
+    if kind == "fall":
+        return i18n.gettext("The dynasty of %(name)s falls.") % {"name": who(seat)}
+    if kind == "end":
+        return i18n.gettext("The game ends: %(ending)s.") % {
+            "ending": ending_name(data.get("reason"))
+        }
+    # ---- private events (only ever in the seat's own payload)
+    if kind == "income":
+        return (
+            i18n.gettext("Income: +%(people)s people, +%(gold)s gold, +%(knowledge)s knowledge.")
+            % data
+        )
+    if kind == "hand":
+        return i18n.gettext("Tricks dealt: %(cards)s.") % {
+            "cards": ", ".join(trick_name(c) for c in data.get("cards", []))
+        }
+    if kind == "skipped":
+        return i18n.gettext("%(part)s skipped: %(reason)s.") % {
+            "part": part_name(str(data.get("part", ""))),
+            "reason": reason_text(str(data.get("code", "")), str(data.get("reason", ""))),
+        }
+    if kind == "exchange":
+        return i18n.gettext("Market: %(trades)s× %(give)s → %(get)s.") % {
+            "trades": data.get("trades"),
+            "give": resource_name(data.get("give", "")),
+            "get": resource_name(data.get("get", "")),
+        }
+    if kind == "exchange_cut":
+        return i18n.gettext("Market: only %(trades)s trades of %(give)s (%(reason)s).") % {
+            "trades": data.get("trades"),
+            "give": resource_name(data.get("give", "")),
+            "reason": reason_text(str(data.get("code", "")), ""),
+        }
+    if kind == "recruit":
+        return i18n.gettext("Retinue: %(n)s soldiers recruited.") % {"n": data.get("soldiers")}
+    if kind == "retinue_cut":
+        return i18n.gettext("Retinue: %(n)s of %(sealed)s soldiers recruited (%(reason)s).") % {
+            "n": data.get("recruited"),
+            "sealed": data.get("sealed"),
+            "reason": reason_text(str(data.get("code", "")), ""),
+        }
+    if kind == "build":
+        return i18n.gettext("City: %(building)s raised to %(level)s.") % {
+            "building": building_name(data.get("building", "")),
+            "level": roman(int(data.get("level", 0))),
+        }
+    if kind == "learn":
+        return i18n.gettext("Heir: %(ability)s raised to %(level)s.") % {
+            "ability": ability_name(data.get("ability", "")),
+            "level": roman(int(data.get("level", 0))),
+        }
+    if kind == "trick":
+        card = trick_name(data.get("card", ""))
+        if data.get("reflected"):
+            return i18n.gettext("%(card)s on %(target)s was reflected by a Mirror.") % {
+                "card": card,
+                "target": who(data.get("target")),
+            }
+        strength = data.get("strength")
+        if strength:
+            return i18n.gettext("Spy on %(target)s: %(soldiers)s soldiers, Walls %(walls)s.") % {
+                "target": who(data.get("target")),
+                "soldiers": strength.get("soldiers"),
+                "walls": roman(int(strength.get("walls", 0))),
+            }
+        if data.get("target") is not None and data.get("soldiers") is not None:
+            return i18n.gettext("%(card)s on %(target)s: %(n)s soldiers.") % {
+                "card": card,
+                "target": who(data.get("target")),
+                "n": data.get("soldiers"),
+            }
+        if data.get("target") is not None:
+            return i18n.gettext("%(card)s: %(target)s.") % {
+                "card": card,
+                "target": who(data.get("target")),
+            }
+        return i18n.gettext("%(card)s: +%(n)s soldiers.") % {
+            "card": card,
+            "n": data.get("soldiers", 0),
+        }
+    if kind == "trick_on_you":
+        text = i18n.gettext("%(card)s aimed at you by %(caster)s: you lost %(n)s soldiers.")
+        if data.get("reflected"):
+            text = i18n.gettext("%(card)s aimed at you by %(caster)s was reflected.")
+        return text % {
+            "card": trick_name(data.get("card", "")),
+            "caster": who(data.get("caster")),
+            "n": data.get("soldiers", 0),
+        }
+    if kind == "find":
+        if data.get("find") == "portrait":
+            return i18n.gettext("Find: a portrait of %(other)s.") % {"other": who(data.get("of"))}
+        return i18n.gettext("Find: +%(amount)s %(what)s.") % {
+            "amount": data.get("amount"),
+            "what": resource_name(str(data.get("find", ""))),
+        }
+    if kind == "scout_report":
+        seen = data.get("heirs") or {}
+        parts = [
+            i18n.gettext("%(name)s with %(n)s soldiers") % {"name": who(int(s)), "n": n}
+            for s, n in seen.items()
+        ]
+        if data.get("militia_defence") is not None:
+            parts.append(i18n.gettext("militia defence %(n)s") % {"n": data["militia_defence"]})
+        if data.get("shard"):
+            parts.append(
+                i18n.gettext("a shard: %(artifact)s") % {"artifact": artifact_name(data["shard"])}
+            )
+        return i18n.gettext("Scouted %(field)s: %(what)s.") % {
+            "field": data.get("field"),
+            "what": ", ".join(parts) if parts else i18n.gettext("nobody there"),
+        }
+    if kind == "intel":
+        if data.get("kind") == "comets_sight":
+            return i18n.gettext("Comet's Sight: %(name)s holds %(artifact)s.") % {
+                "name": who(data.get("of")),
+                "artifact": artifact_name(data.get("start_artifact", "")),
+            }
+        return i18n.gettext("Seer's Eye: %(name)s has %(n)s soldiers.") % {
+            "name": who(data.get("of")),
+            "n": data.get("soldiers"),
+        }
+    if kind == "battle_report":
+        text = i18n.gettext(
+            "Your battle on %(field)s: you won; your value %(value)s, you lost %(losses)s."
+        )
+        if data.get("result") != "won":
+            text = i18n.gettext(
+                "Your battle on %(field)s: you lost; your value %(value)s, you lost %(losses)s."
+            )
+        return text % data
+    if kind == "battle_spied":
+        return i18n.gettext(
+            "Spied battle on %(field)s: %(attacker)s %(av)s against %(defender)s %(dv)s."
+        ) % {
+            "field": data.get("field"),
+            "attacker": who(data.get("attacker")),
+            "av": data.get("attack_value"),
+            "defender": who(data.get("defender")),
+            "dv": data.get("defence_value"),
+        }
+    if kind == "plunder_gold":
+        return i18n.gettext("Plunder on %(field)s: %(gold)s gold.") % data
+    if kind == "capture":
+        return i18n.gettext("Artifact captured: %(artifact)s.") % {
+            "artifact": artifact_name(data.get("artifact", ""))
+        }
+    if kind == "retreat_loss":
+        return i18n.gettext("The retreat cost you %(n)s soldiers.") % {"n": data.get("soldiers")}
+    if kind == "pay":
+        text = i18n.gettext("Pay: %(paid)s of %(owed)s gold paid.")
+        if data.get("deserted"):
+            text = i18n.gettext(
+                "Pay: %(paid)s of %(owed)s gold paid; %(deserted)s soldiers deserted."
+            )
+        return text % data
+    if kind == "identity":
+        return i18n.gettext("You are the %(character)s with %(artifact)s.") % {
+            "character": character_name(data.get("character", "")),
+            "artifact": artifact_name(data.get("start_artifact", "")),
+        }
+    if kind == "colour":
+        return i18n.gettext("%(name)s takes %(colour)s.") % {
+            "name": who(seat),
+            "colour": colour_name(data.get("colour")),
+        }
+    return None
+
+
+BOARD_STEP_KINDS = {
+    "step",
+    "move",
+    "shadow_path",
+    "settle",
+    "scout",
+    "find_taken",
+    "shard_taken",
+    "battle",
+    "retreat",
+    "conquer",
+    "plunder",
+    "sign",
+    "trick_public",
+    "axis",
+    "fall",
+    "end",
+}
+
+
+def playback(events: list[JSON], view: Mapping[str, Any], names: Mapping[int, str]) -> JSON:
+    """The board's playback of the newest resolution: public events as steps, and where
+    every heir stood and who owned each changed field before the pass began."""
+    heirs = view.get("heirs", [])
+    steps: list[JSON] = []
+    pre_position: dict[int, str] = {}
+    pre_owner: dict[str, int | None] = {}
+    resolved_round = None
+    for event in events:
+        kind, data = event["kind"], event.get("data") or {}
+        if kind == "dawn":
+            continue
+        if kind in ("move", "shadow_path", "retreat"):
+            pre_position.setdefault(int(data["seat"]), data["from"])
+        if kind == "settle":
+            pre_owner.setdefault(data["field"], None)
+        if kind == "conquer":
+            pre_owner.setdefault(data["field"], None)
+        if kind == "battle" and data.get("dynasty") is not None:
+            pre_owner[data["field"]] = pre_owner.get(data["field"], data["dynasty"])
+        if kind not in BOARD_STEP_KINDS:
+            continue
+        line = event_line(event, names)
+        if line is None:
+            continue
+        seat = data.get("seat", data.get("attacker"))
+        colour = colour_of(heirs, seat) if isinstance(seat, int) else None
+        steps.append(
+            {
+                "kind": kind,
+                "text": line,
+                "seat": seat if isinstance(seat, int) else None,
+                "field": data.get("field") or data.get("to"),
+                "to": data.get("to"),
+                "colour": COLOUR_HEX.get(colour or "", "") if kind in ("settle", "conquer") else "",
+            }
+        )
+    for event in events:
+        if event["kind"] == "dawn":
+            resolved_round = int(event["data"].get("round", 1)) - 1
+            break
+    if resolved_round is None:
+        resolved_round = int(view.get("round") or 0)
+    pre_fill = {
+        field: (
+            COLOUR_HEX.get(colour_of(heirs, owner) or "", NO_COLOUR) if owner is not None else ""
+        )
+        for field, owner in pre_owner.items()
+    }
+    return {
+        "steps": steps,
+        "pre_position": {str(k): v for k, v in pre_position.items()},
+        "pre_fill": pre_fill,
+        "round": resolved_round,
+    }
+
+
+# ------------------------------------------------------------------ context
+
+
+def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JSON]) -> list[JSON]:
+    by_id = {f["id"]: f for f in fields}
+    rows = []
+    heirs = view.get("heirs", [])
+    for heir in heirs:
+        colour = heir.get("colour")
+        spot = by_id.get(heir["position"], {"x": 0.0, "y": 0.0})
+        rows.append(
+            {
+                **heir,
+                "name": names.get(heir["seat"], str(heir["seat"])),
+                "hex": COLOUR_HEX.get(colour or "", NO_COLOUR),
+                "symbol": SYMBOLS.get(colour or "", "?"),
+                "colour_label": colour_name(colour),
+                "x": spot["x"],
+                "y": spot["y"],
+                "sign_tokens": [
+                    {
+                        "hex": COLOUR_HEX.get(colour_of(heirs, s) or "", NO_COLOUR),
+                        "symbol": SYMBOLS.get(colour_of(heirs, s) or "", "?"),
+                        "name": names.get(s, str(s)),
+                    }
+                    for s in heir.get("signs", [])
+                ],
+            }
+        )
+    # Several heirs on one field stand side by side.
+    seen: dict[str, int] = {}
+    for row in rows:
+        n = seen.get(row["position"], 0)
+        seen[row["position"]] = n + 1
+        row["offset"] = n
+    return rows
+
+
+def outcome_rows(view: Mapping[str, Any], names: Mapping[int, str]) -> JSON | None:
+    outcome = view.get("outcome")
+    if not outcome:
+        return None
+    heirs = view.get("heirs", [])
+    council = outcome.get("council") or {}
+    rows = []
+    ranking = outcome.get("ranking") or []
+    place = {seat: index + 1 for index, group in enumerate(ranking) for seat in group}
+    for heir in heirs:
+        seat = heir["seat"]
+        points = council.get(str(seat)) or {}
+        artifacts = (outcome.get("artifacts") or {}).get(str(seat)) or {}
+        rows.append(
+            {
+                "seat": seat,
+                "name": names.get(seat, str(seat)),
+                "hex": COLOUR_HEX.get(heir.get("colour") or "", NO_COLOUR),
+                "symbol": SYMBOLS.get(heir.get("colour") or "", "?"),
+                "place": place.get(seat),
+                "winner": seat in (outcome.get("winners") or []),
+                "points": points,
+                "character": character_name((outcome.get("characters") or {}).get(str(seat), "")),
+                "artifacts": [artifact_name(a) for a in [artifacts.get("start")] if a]
+                + [artifact_name(a) for a in artifacts.get("backpack", [])],
+                "fallen": heir.get("fallen"),
+            }
+        )
+    rows.sort(key=lambda r: (r["place"] or 99, r["seat"]))
+    return {
+        "reason": ending_name(outcome.get("reason")),
+        "winners": [names.get(s, str(s)) for s in outcome.get("winners") or []],
+        "rows": rows,
+    }
+
+
+def phone_context(
+    payload: Mapping[str, Any], seat: int, view: Mapping[str, Any], fields: list[JSON]
+) -> JSON:
+    names = seat_names(payload)
+    me = view.get("me") or {}
+    prompt = payload.get("prompt") or {}
+    ctx: JSON = {"me": me, "me_seat": seat}
+    ctx["me_colour_hex"] = COLOUR_HEX.get(me.get("colour") or "", NO_COLOUR)
+    ctx["me_symbol"] = SYMBOLS.get(me.get("colour") or "", "")
+    waiting = [s for s in payload.get("to_act", []) if s != seat]
+    ctx["waiting_for"] = len(waiting)
+    ctx["waiting_names"] = [names.get(s, str(s)) for s in waiting]
+    if prompt.get("kind") == "setup":
+        ctx["setup_colours"] = [
+            {"id": c, "hex": COLOUR_HEX[c], "symbol": SYMBOLS[c], "label": colour_name(c)}
+            for c in prompt.get("colours", [])
+        ]
+        ctx["setup_characters"] = [
+            {"id": c, "name": character_name(c), "text": character_text(c)}
+            for c in prompt.get("characters", [])
+        ]
+    if prompt.get("kind") == "orders":
+        ctx["sheet"] = order_sheet(prompt, me, view, names, fields)
+    log = []
+    for event in payload.get("events", []):
+        data = event.get("data") or {}
+        mine = data.get("seat") == seat or seat in (
+            data.get("attacker"),
+            data.get("defender"),
+            data.get("target"),
+            data.get("dynasty"),
+            data.get("winner"),
+            data.get("loser"),
+            data.get("capital_of"),
+            data.get("of"),
+        )
+        if event["kind"] in ("dawn", "step", "colour", "hand", "identity") or not mine:
+            continue
+        line = event_line(event, names, me=seat)
+        if line:
+            log.append({"kind": event["kind"], "text": line})
+    ctx["my_log"] = log
+    ctx["intel"] = [
+        {**i, "who": names.get(int(i.get("of", -1)), "")} for i in me.get("intel", []) if "of" in i
+    ][-6:]
+    ctx["portrait_names"] = [names.get(p, str(p)) for p in me.get("portraits", [])]
+    ctx["sign_names"] = [names.get(s, str(s)) for s in me.get("signs", [])]
+    ctx["artifacts"] = [
+        {"name": artifact_name(a), "text": artifact_text(a)}
+        for a in ([me.get("start_artifact")] if me.get("start_artifact") else [])
+        + list(me.get("backpack", []))
+    ]
+    ctx["buildings_list"] = [
+        {"id": b, "name": building_name(b), "level": roman(lvl)}
+        for b, lvl in (me.get("buildings") or {}).items()
+        if lvl
+    ]
+    ctx["abilities_list"] = [
+        {"id": a, "name": ability_name(a), "level": roman(lvl)}
+        for a, lvl in (me.get("abilities") or {}).items()
+        if lvl
+    ]
+    ctx["character_label"] = character_name(me.get("character") or "")
+    ctx["character_text"] = character_text(me.get("character") or "")
+    return ctx
+
+
+def order_sheet(
+    prompt: Mapping[str, Any],
+    me: Mapping[str, Any],
+    view: Mapping[str, Any],
+    names: Mapping[int, str],
+    fields: list[JSON],
+) -> JSON:
+    """The order form's choices, each with its cost and, if it cannot be afforded, why."""
+    position = prompt.get("position") or me.get("position")
+    by_id = {f["id"]: f for f in fields}
+    here = by_id.get(position)
+    expedition = prompt.get("expedition") or {}
+    settle = prompt.get("settle") or {}
+    costs = settle.get("costs") or {}
+    targets: list[JSON] = [
+        {
+            "value": "stay",
+            "kind": "stay",
+            "field": position,
+            "label": i18n.gettext("Stay on %(field)s") % {"field": position},
+        }
+    ]
+    marks: dict[str, list[str]] = {}
+    kind_labels = {
+        "move": i18n.gettext("Move to %(field)s"),
+        "attack": i18n.gettext("Invade / attack %(field)s"),
+        "scout": i18n.gettext("Scout %(field)s"),
+    }
+    for kind in ("move", "attack", "scout"):
+        for field in expedition.get(kind, []):
+            label = kind_labels[kind] % {"field": field}
+            if kind == "move" and field in costs:
+                label += " · " + i18n.gettext("settle for %(n)s people") % {"n": costs[field]}
+            targets.append(
+                {"value": f"{kind}:{field}", "kind": kind, "field": field, "label": label}
+            )
+            marks.setdefault(field, []).append(kind)
+    excerpt = []
+    if here is not None:
+        for f in fields:
+            if hex_distance(f, here) <= EXCERPT_RADIUS:
+                excerpt.append({**f, "marks": marks.get(f["id"], []), "here": f["id"] == position})
+    recruit = prompt.get("recruit") or {}
+    max_recruit = min(int(recruit.get("cap", 0)), int(recruit.get("affordable", 0)))
+    buildings = []
+    for b in prompt.get("buildings", []):
+        reason = ""
+        if b.get("cost") is None:
+            reason = i18n.gettext("highest level")
+        elif not b.get("affordable"):
+            reason = i18n.gettext("needs %(n)s gold") % {"n": b["cost"]}
+        buildings.append(
+            {
+                **b,
+                "name": building_name(b["id"]),
+                "next": roman(int(b.get("level", 0)) + 1),
+                "reason": reason,
+            }
+        )
+    abilities = []
+    for a in prompt.get("abilities", []):
+        reason = ""
+        if a.get("cost") is None:
+            reason = i18n.gettext("highest level")
+        elif not a.get("affordable"):
+            reason = i18n.gettext("needs %(n)s knowledge") % {"n": a["cost"]}
+        abilities.append(
+            {
+                **a,
+                "name": ability_name(a["id"]),
+                "next": roman(int(a.get("level", 0)) + 1),
+                "reason": reason,
+            }
+        )
+    tricks = []
+    for t in prompt.get("tricks", []):
+        reason = (
+            ""
+            if t.get("affordable", True)
+            else i18n.gettext("cannot pay %(cost)s") % {"cost": cost_text(t.get("cost") or {})}
+        )
+        tricks.append(
+            {
+                **t,
+                "name": trick_name(t["card"]),
+                "text": trick_text(t["card"]),
+                "cost_label": cost_text(t.get("cost") or {}),
+                "target_options": [
+                    {"value": s, "label": names.get(int(s), str(s))} for s in t.get("targets") or []
+                ],
+                "field_options": list(t.get("fields") or []),
+                "reason": reason,
+            }
+        )
+    market = prompt.get("market")
+    signs = prompt.get("signs") or {}
+    return {
+        "position": position,
+        "targets": targets,
+        "excerpt": excerpt,
+        "excerpt_box": excerpt_box(excerpt),
+        "settle_default": settle.get("default", True),
+        "settle_here": costs.get(position),
+        "recruit_cap": recruit.get("cap", 0),
+        "recruit_max": max_recruit,
+        "people_per_soldier": recruit.get("people_per_soldier", 2),
+        "buildings": buildings,
+        "abilities": abilities,
+        "tricks": tricks,
+        "market": market,
+        "resources": [(r, resource_name(r)) for r in RESOURCES],
+        "retreat_default": (prompt.get("retreat") or {}).get("default", False),
+        "signs_held": len(signs.get("held") or []),
+        "signs_required": signs.get("required"),
+        "round": prompt.get("round"),
+        "omen": omen_name(prompt.get("omen")),
+        "omen_text": omen_text(prompt.get("omen")),
+        "pedestal": prompt.get("pedestal"),
+    }
+
+
+def excerpt_box(excerpt: list[JSON]) -> str:
+    if not excerpt:
+        return "0 0 100 100"
+    xs = [f["x"] for f in excerpt]
+    ys = [f["y"] for f in excerpt]
+    pad = HEX * 1.05
+    return (
+        f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} "
+        f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}"
+    )
+
+
+def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
+    view: JSON | None = payload.get("view")
+    names = seat_names(payload)
+    ctx: JSON = {"names": names, "view": view, "symbols": SYMBOLS, "colour_hex": COLOUR_HEX}
+    options = payload.get("options") or {}
+    timer = options.get("timer")
+    ctx["timer"] = timer
+    ctx["timer_rule"] = (
+        i18n.gettext("Timer %(seconds)s s: if you don't seal in time, your heir stays home (H5.4).")
+        % {"seconds": timer}
+        if timer
+        else ""
+    )
+    ctx["rounds_option"] = options.get("rounds", 12)
+    if view is None:
+        return ctx
+    fields = map_fields(view)
+    ctx["fields"] = fields
+    ctx["heirs"] = heir_rows(view, names, fields)
+    ctx["omen_label"] = omen_name(view.get("omen"))
+    ctx["omen_text"] = omen_text(view.get("omen"))
+    ctx["phase"] = view.get("phase")
+    ctx["start_name"] = (
+        names.get(view["start_player"], "") if view.get("start_player") is not None else ""
+    )
+    ctx["ending"] = outcome_rows(view, names)
+    ctx["field_xy"] = {f["id"]: (f["x"], f["y"]) for f in fields}
+    if seat is None:
+        ctx["playback"] = playback(list(payload.get("events") or []), view, names)
+        ctx["map_box"] = f"{-HEX * 7.25:.0f} {-HEX * 8.05:.0f} {HEX * 14.5:.0f} {HEX * 16.1:.0f}"
+    else:
+        ctx.update(phone_context(payload, seat, view, fields))
+    return ctx
+
+
+class HeirsScreens:
+    def blurb(self) -> str:
+        return i18n.gettext(
+            "2–6 players · about an hour · seal a whole round in secret, win the Signs, "
+            "take the Axis."
+        )
+
+    def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        return {
+            **table_context(payload, seat),
+            "seat_notes": {},
+            "bot_styles": [
+                ("expander", i18n.gettext("Expander — settles and builds")),
+                ("raider", i18n.gettext("Raider — hunts Signs")),
+                ("warlord", i18n.gettext("Warlord — fights for the last throne")),
+                ("novice", i18n.gettext("Novice — easy")),
+            ],
+            "board_lobby_hint": i18n.gettext(
+                "Seats run clockwise: move the players so the list matches the table, starting "
+                "anywhere. Each phone picks its colour and character when the game starts."
+            ),
+            "phone_lobby_hint": i18n.gettext(
+                "When the game starts you pick a colour and one of two characters; keep your "
+                "phone hidden — your orders are secret."
+            ),
+        }
+
+    def translate_form(self, frame: Mapping[str, Any]) -> JSON | None:
+        """- ``action=heirs_setup``, ``colour``, ``character`` → the setup order (H3.1, H3.3);
+        - ``action=heirs_orders`` and the sheet's fields → one round's sealed order (H5.1).
+        """
+        action = frame.get("action")
+        if action == "heirs_setup":
+            return {
+                "type": "order",
+                "order": {
+                    "colour": str(frame.get("colour") or ""),
+                    "character": str(frame.get("character") or ""),
+                },
+            }
+        if action != "heirs_orders":
+            return None
+        return {"type": "order", "order": sheet_order(frame)}
+
+
+def _int(value: Any, default: int = 0) -> int:
+    values = form_values(value)
+    try:
+        return int(values[-1]) if values else default
+    except ValueError:
+        return default
+
+
+def _one(value: Any) -> str:
+    values = form_values(value)
+    return values[-1] if values else ""
+
+
+def sheet_order(frame: Mapping[str, Any]) -> JSON:
+    """The order sheet's fields → an order (H5.1); the engine judges it."""
+    order: JSON = {}
+    expedition = _one(frame.get("expedition")) or "stay"
+    kind, _, field = expedition.partition(":")
+    order["expedition"] = {"kind": kind, "field": field or None}
+    order["settle"] = "settle" in frame and _one(frame.get("settle")) not in ("", "0", "off")
+    order["recruit"] = max(0, _int(frame.get("recruit")))
+    build = _one(frame.get("build"))
+    order["build"] = build or None
+    learn = _one(frame.get("learn"))
+    order["learn"] = learn or None
+    card = _one(frame.get("trick"))
+    if card:
+        trick: JSON = {"card": card}
+        target = _one(frame.get(f"target_{card}"))
+        place = _one(frame.get(f"field_{card}"))
+        if target:
+            trick["target"] = int(target) if target.lstrip("-").isdigit() else target
+        if place:
+            trick["field"] = place
+        order["trick"] = trick
+    exchanges = []
+    for n in range(3):
+        give, get = _one(frame.get(f"give_{n}")), _one(frame.get(f"get_{n}"))
+        trades = _int(frame.get(f"trades_{n}"))
+        if give and get and trades > 0:
+            exchanges.append({"give": give, "get": get, "trades": trades})
+    order["exchanges"] = exchanges
+    order["retreat"] = "retreat" in frame and _one(frame.get("retreat")) not in ("", "0", "off")
+    return order
+
+
+SCREENS = HeirsScreens()

@@ -1,0 +1,262 @@
+"""Heirs of the Axis played by clicking: one board (TV) and three phones (390×844).
+
+Three phones and three bots. Three rounds by hand, steered by what each phone shows so that
+a settlement (round 1) and a battle (round 3) happen; then the host hands every seat to a bot
+and the bots finish. Drives Debian's Chromium through Playwright against a real server; never
+downloads a browser.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.browser.test_hidden_leaders_browser import BOARD_SIZE, PHONE_SIZE, launch
+from tests.conftest import ServerProcess
+
+TIMEOUT_MS = 15_000
+NAMES = ("Anna", "Boris", "Cyril")
+DIRECTIONS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+pytestmark = pytest.mark.browser
+
+
+def axial(field: str) -> tuple[int, int]:
+    """H2.2: a field id → axial (q, r)."""
+    ring, index = (int(n) for n in field[1:].split("-"))
+    q, r = 0, -ring
+    for step in range(index):
+        dq, dr = DIRECTIONS[step // ring]
+        q, r = q + dq, r + dr
+    return q, r
+
+
+def distance(a: str, b: str) -> int:
+    (q1, r1), (q2, r2) = axial(a), axial(b)
+    return max(abs(q1 - q2), abs(r1 - r2), abs(q1 - q2 + r1 - r2))
+
+
+def host_room(browser: Browser, base: str) -> tuple[Page, str]:
+    board = browser.new_context(viewport=BOARD_SIZE).new_page()
+    board.set_default_timeout(TIMEOUT_MS)
+    board.goto(base + "/")
+    board.locator('button[name="game"][value="heirs"]').click()
+    board.wait_for_url("**/b/*")
+    code = board.locator("[data-testid=room-code]").inner_text().strip()
+    return board, code
+
+
+def join(browser: Browser, base: str, code: str, name: str) -> Page:
+    context = browser.new_context(
+        viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
+    )
+    phone = context.new_page()
+    phone.set_default_timeout(TIMEOUT_MS)
+    phone.goto(base + "/")
+    phone.fill('input[name="code"]', code)
+    phone.fill('input[name="name"]', name)
+    phone.locator("#join-form button[type=submit]").click()
+    phone.wait_for_url(f"**/r/{code}")
+    return phone
+
+
+def set_option(board: Page, testid: str, value: str) -> None:
+    with board.expect_response(re.compile(r"/options$")):
+        board.locator(f"[data-testid={testid}]").select_option(value)
+
+
+def setup_phone(phone: Page, artifacts: Path, shot: str | None) -> None:
+    """Pick the first free colour and the second character; colours are first come, first
+    served (H3.1), so a phone whose list was stale tries again with the fresh list."""
+    form = phone.locator("[data-testid=setup-form]")
+    for attempt in range(4):
+        form.wait_for()
+        form.locator(".hx-colour").first.click()
+        form.locator(".hx-char").nth(1).click()
+        if shot and attempt == 0:
+            phone.screenshot(path=str(artifacts / shot), full_page=True, timeout=30_000)
+        form.locator("[data-testid=seal-setup]").click()
+        try:
+            form.wait_for(state="detached", timeout=3000)
+            return
+        except PlaywrightTimeout:
+            expect(phone.locator("#phone-error")).to_contain_text("taken")
+    raise AssertionError("no free colour could be sealed")
+
+
+def targets(phone: Page) -> list[str]:
+    return phone.locator(".hx-target input").evaluate_all("els => els.map(e => e.value)")
+
+
+def pick(phone: Page, value: str) -> None:
+    phone.locator(f'.hx-target:has(input[value="{value}"])').click()
+
+
+def seal(phone: Page) -> None:
+    """Seal; the round's form goes (the next round's may come at once, with its own key)."""
+    key = phone.locator("[data-testid=orders-form]").get_attribute("data-draft-key")
+    phone.locator("[data-testid=seal]").click()
+    phone.locator(f'[data-draft-key="{key}"]').wait_for(state="detached")
+
+
+def wait_round(board: Page, number: int) -> None:
+    expect(board.locator("[data-testid=round]")).to_contain_text(f"{number}", timeout=TIMEOUT_MS)
+
+
+def test_three_phones_play_three_rounds_then_bots_finish(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    started = time.monotonic()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url)
+            set_option(board, "opt-rounds", "6")
+            phones = [join(browser, server.base_url, code, name) for name in NAMES]
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Cyril")
+            # Six seats put Anna's and Boris's capitals 4 fields apart (H2.5): a battle by
+            # round 3. The bots are expanders, who stay near home.
+            board.locator("[data-testid=bot-style]").select_option("expander")
+            for number in (1, 2, 3):
+                board.locator("[data-testid=add-styled-bot]").click()
+                expect(board.locator("[data-testid=seats]")).to_contain_text(f"Bot {number}")
+            board.screenshot(path=str(artifacts / "heirs-board-lobby.png"))
+            board.locator("[data-testid=start]").click()
+            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+
+            for index, phone in enumerate(phones):
+                shot = f"heirs-phone-{index}-setup.png"
+                setup_phone(phone, artifacts, shot)
+            board.screenshot(path=str(artifacts / "heirs-board-setup.png"))
+            wait_round(board, 1)
+
+            anna, boris, cyril = phones
+            boris_target: str | None = None
+            battle_seen = settled = False
+            for round_number in (1, 2, 3):
+                for phone in phones:
+                    phone.locator("[data-testid=orders-form]").wait_for()
+                # Boris: settle the field next to his capital nearest Anna's, then hold it.
+                b_moves = [t for t in targets(boris) if t.startswith("move:")]
+                anna_here = targets(anna)[0]  # "stay" first; its field is Anna's position
+                anna_field = anna.locator(".hx-target").first.get_attribute("data-field") or ""
+                if round_number == 1:
+                    boris_target = min(b_moves, key=lambda t: distance(t[5:], anna_field))
+                    pick(boris, boris_target)
+                # Anna: attack if she can, otherwise march towards Boris's new field.
+                a_targets = targets(anna)
+                attacks = [t for t in a_targets if t.startswith("attack:")]
+                if attacks and round_number > 1:
+                    pick(anna, attacks[0])
+                    battle_seen = True
+                elif boris_target:
+                    moves = [t for t in a_targets if t.startswith("move:")]
+                    pick(anna, min(moves, key=lambda t: distance(t[5:], boris_target[5:])))
+                assert anna_here == "stay"
+                # Cyril settles an edge field in round 1 and recruits every round.
+                if round_number == 1:
+                    c_moves = [t for t in targets(cyril) if t.startswith("move:")]
+                    pick(cyril, c_moves[0])
+                    settled = True
+                cyril.locator("[data-testid=recruit]").fill("1")
+                if round_number == 1:
+                    board.screenshot(path=str(artifacts / "heirs-board-sealing.png"))
+                    for index, phone in enumerate(phones):
+                        phone.screenshot(
+                            path=str(artifacts / f"heirs-phone-{index}-sealing.png"),
+                            full_page=True,
+                            timeout=30_000,
+                        )
+                for phone in phones:
+                    seal(phone)
+                expect(
+                    anna.locator("[data-testid=sealed]").or_(
+                        anna.locator("[data-testid=orders-form]")
+                    )
+                ).to_be_visible()
+                wait_round(board, round_number + 1)
+                expect(board.locator(".hx-board.playing")).to_be_visible()
+                time.sleep(2.5)  # a few paced steps
+                board.screenshot(path=str(artifacts / f"heirs-board-resolution-{round_number}.png"))
+                for index, phone in enumerate(phones):
+                    phone.screenshot(
+                        path=str(artifacts / f"heirs-phone-{index}-resolution-{round_number}.png"),
+                        timeout=30_000,
+                    )
+                playlog = board.locator("[data-testid=playlog]")
+                if round_number == 1:
+                    expect(playlog).to_contain_text("settles")
+                if round_number == 3 and battle_seen:
+                    expect(playlog).to_contain_text("Battle")
+                    expect(anna.locator("[data-testid=my-log]")).to_contain_text("battle")
+                board.locator("[data-testid=skip]").click()
+                expect(board.locator(".hx-board.playing")).to_have_count(0)
+            assert settled and battle_seen
+
+            # The host hands every seat to a bot; the bots finish the game.
+            board.on("dialog", lambda dialog: dialog.accept())
+            for seat in range(3):
+                board.locator(".hx-kick summary").click()
+                board.locator(f"[data-testid=kick-{seat}]").click()
+                expect(board.locator(f"[data-testid=kick-{seat}]")).to_have_count(0)
+            ending = board.locator("[data-testid=ending]")
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if board.locator(".hx-board.playing").count():
+                    board.locator("[data-testid=skip]").click()
+                elif ending.is_visible():
+                    break
+                time.sleep(0.3)
+            expect(ending).to_be_visible()
+            board.screenshot(path=str(artifacts / "heirs-board-end.png"))
+            for index, phone in enumerate(phones):
+                phone.screenshot(
+                    path=str(artifacts / f"heirs-phone-{index}-end.png"), full_page=True
+                )
+        finally:
+            browser.close()
+    assert time.monotonic() - started < 120
+
+
+def test_a_reloaded_phone_keeps_its_seat_and_draft(server: ServerProcess, artifacts: Path) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url)
+            phone = join(browser, server.base_url, code, "Dana")
+            board.locator("[data-testid=add-styled-bot]").click()
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Bot 1")
+            board.locator("[data-testid=start]").click()
+            setup_phone(phone, artifacts, None)
+            form = phone.locator("[data-testid=orders-form]")
+            form.wait_for()
+            move = next(t for t in targets(phone) if t.startswith("move:"))
+            pick(phone, move)
+            phone.locator("[data-testid=recruit]").fill("2")
+            phone.locator(
+                '.hx-choice:has(input[name="build"]:not([value=""]):not(:disabled))'
+            ).first.click()
+            chosen_build = phone.locator('input[name="build"]:checked').get_attribute("value")
+            phone.reload()
+            expect(phone.locator(".ph-name")).to_have_text("Dana")
+            expect(phone.locator(f'.hx-target input[value="{move}"]')).to_be_checked()
+            expect(phone.locator("[data-testid=recruit]")).to_have_value("2")
+            expect(phone.locator(f'input[name="build"][value="{chosen_build}"]')).to_be_checked()
+            phone.screenshot(
+                path=str(artifacts / "heirs-phone-reloaded-draft.png"),
+                full_page=True,
+                timeout=30_000,
+            )
+            seal(phone)
+            expect(
+                phone.locator("[data-testid=sealed]").or_(
+                    phone.locator("[data-testid=orders-form]")
+                )
+            ).to_be_visible()
+        finally:
+            browser.close()

@@ -1,0 +1,310 @@
+"""Heirs of the Axis through the real app: pages, forms, and secrecy (H23, H5.3).
+
+Random games with bots and human seats (driven by the engine's ``random_order`` through the
+API) while phones and boards listen over websockets in JSON and HTML; every frame is then
+checked against the true states rebuilt from the order log (``engine.core.replay``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+from starlette.testclient import WebSocketTestSession
+
+from app.games.heirs import SCREENS, sheet_order
+from app.models import Match, OrderLog
+from engine.core import Rng, replay
+from engine.heirs.state import HeirsState
+from engine.registry import available_games, get_rules
+from tests.play import auth
+
+RULES = get_rules("heirs")
+PUBLIC_HEIR_KEYS = {
+    "seat",
+    "colour",
+    "position",
+    "pedestal",
+    "signs",
+    "fallen",
+    "in_axis",
+    "sealed",
+}
+PUBLIC_EVENTS = {
+    "colour", "dawn", "comet", "step", "move", "shadow_path", "settle", "scout", "find_taken",
+    "shard_taken", "battle", "retreat", "conquer", "plunder", "sign", "trick_public", "axis",
+    "fall", "end",
+}  # fmt: skip
+
+Frame = dict[str, Any]
+
+
+def test_heirs_is_hosted_and_has_a_default_order() -> None:
+    assert "heirs" in available_games()
+    state = RULES.setup(3, 5, {})
+    setup_default = RULES.default_order(state, 0)  # type: ignore[attr-defined]
+    RULES.submit(state, 0, setup_default)  # a legal setup choice
+    state = RULES.setup(3, 5, {"auto_setup": True})
+    assert RULES.default_order(state, 1) == {}  # type: ignore[attr-defined]
+
+
+def test_the_order_sheet_becomes_an_order() -> None:
+    frame = {
+        "action": "heirs_orders",
+        "expedition": "attack:R3-0",
+        "settle": "1",
+        "recruit": "3",
+        "build": "walls",
+        "learn": "",
+        "trick": "curse",
+        "target_curse": "2",
+        "target_spy": "1",
+        "give_0": "gold",
+        "get_0": "knowledge",
+        "trades_0": "2",
+        "give_1": "",
+        "get_1": "",
+        "trades_1": "0",
+    }
+    assert SCREENS.translate_form(frame) == {
+        "type": "order",
+        "order": {
+            "expedition": {"kind": "attack", "field": "R3-0"},
+            "settle": True,
+            "recruit": 3,
+            "build": "walls",
+            "learn": None,
+            "trick": {"card": "curse", "target": 2},
+            "exchanges": [{"give": "gold", "get": "knowledge", "trades": 2}],
+            "retreat": False,
+        },
+    }
+    assert sheet_order({"action": "heirs_orders"})["expedition"] == {"kind": "stay", "field": None}
+    assert SCREENS.translate_form({"action": "heirs_setup", "colour": "red", "character": "elf"})
+
+
+# ------------------------------------------------------------------ secrecy
+
+
+class Listener:
+    def __init__(self, socket: WebSocketTestSession, seat: int | None, fmt: str) -> None:
+        self.socket, self.seat, self.fmt = socket, seat, fmt
+        self.frames: list[Any] = []
+
+    def drain_until_finished(self) -> None:
+        while True:
+            if self.fmt == "json":
+                frame = self.socket.receive_json()
+                self.frames.append(frame)
+                if frame.get("type") == "view" and frame.get("status") == "finished":
+                    return
+            else:
+                text = self.socket.receive_text()
+                self.frames.append(text)
+                if 'data-status="finished"' in text:
+                    return
+
+
+def secret_ids(state: HeirsState, viewer: int | None) -> set[str]:
+    """Ids ``viewer`` must not receive: the siblings' characters, starting artifacts and trick
+    hands, less what the viewer holds or learned itself (same ids may be its own)."""
+    if state.phase == "over":
+        return set()  # H23: the end shows every character and artifact
+    own: set[str] = set()
+    known: set[str] = set()
+    if viewer is not None:
+        me = state.heirs[viewer]
+        offered = RULES.view(state, viewer)["me"].get("offered") or []
+        own = {me.character or "", me.start_artifact or "", *me.hand, *offered, *me.backpack}
+        known = set(RULES.view(state, viewer)["me"].get("known_start_artifacts", {}).values())
+    hidden: set[str] = set()
+    for heir in state.heirs:
+        if heir.seat == viewer:
+            continue
+        hidden |= {heir.character or "", heir.start_artifact or "", *heir.hand}
+    return {i for i in hidden - own - known if i}
+
+
+KIND_FIELD = re.compile(r'"kind": "[a-z_]+"')
+
+
+def leaked(payload: Any, forbidden: set[str]) -> list[str]:
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    # A trick id is also a word like "spy"; the kind of a report the viewer's own Spy brought
+    # back (its intel, H11) names the kind of report, not a sibling's card.
+    text = KIND_FIELD.sub('"kind": ""', text)
+    return sorted(i for i in forbidden if f'"{i}"' in text or f">{i}<" in text or f'_{i}"' in text)
+
+
+def check_json_frame(frame: Frame, seat: int | None, states: list[HeirsState]) -> None:
+    if frame.get("type") != "view" or frame.get("view") is None:
+        return
+    view = frame["view"]
+    for heir in view.get("heirs", []):
+        assert set(heir) <= PUBLIC_HEIR_KEYS, heir
+    if seat is None:
+        assert "me" not in view and "prompt" not in frame
+        assert {e["kind"] for e in frame.get("events", [])} <= PUBLIC_EVENTS
+    else:
+        assert view["me"]["seat"] == seat
+        for event in frame.get("events", []):
+            if event["kind"] not in PUBLIC_EVENTS and "seat" in event["data"]:
+                assert event["data"]["seat"] == seat, event
+    state = states[frame["version"]]
+    forbidden = secret_ids(state, seat)
+    # The events were checked above (public, or the viewer's own): ids in them are its own
+    # history (a card it played last round, a trick played on it, H11.7).
+    told = set(leaked(frame.get("events", []), forbidden))
+    found = leaked(frame, forbidden - told)
+    assert found == [], (seat, frame["version"], _around(json.dumps(frame), found))
+
+
+def _around(text: str, ids: list[str]) -> list[str]:
+    """Where each leaked id stands in the frame, to read the failure at a glance."""
+    spots = []
+    for leak in ids:
+        at = text.find(f'"{leak}"')
+        spots.append(text[max(0, at - 300) : at + 80])
+    return spots
+
+
+def live_room(client: TestClient, code: str) -> Any:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    return client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+
+
+def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    live = live_room(client, code)
+    with Session(rooms.db) as session:
+        match = session.get(Match, live.match.row_id)
+        assert match is not None
+        rows = session.exec(
+            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
+        ).all()
+        return match, [(row.seat, row.order) for row in rows]
+
+
+@pytest.mark.parametrize("game", [0, 1])
+def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
+    created = client.post("/api/rooms", json={"game": "heirs", "options": {"rounds": 6}})
+    code, host = created.json()["code"], created.json()["host_token"]
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"]
+        for n in ("Ann", "Ben")
+    ]
+    for style in ("raider", "warlord")[: 1 + game]:
+        assert client.post(f"/api/rooms/{code}/bots", json={"style": style}, headers=auth(host))
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    humans = {0: tokens[0], 1: tokens[1]}
+    with (
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as p0,
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}&format=html") as p1h,
+        client.websocket_connect(f"/ws/rooms/{code}/board") as bj,
+        client.websocket_connect(f"/ws/rooms/{code}/board?format=html") as bh,
+    ):
+        listeners = [
+            Listener(p0, 0, "json"),
+            Listener(p1h, 1, "html"),
+            Listener(bj, None, "json"),
+            Listener(bh, None, "html"),
+        ]
+        pages: list[tuple[int | None, int, str]] = []
+        rng = Rng(1000 + game)
+        live = live_room(client, code)
+        deadline = time.monotonic() + 60
+        while live.match.status == "playing" and time.monotonic() < deadline:
+            acted = False
+            for seat, token in humans.items():
+                state = live.match.state
+                if RULES.prompt(state, seat) is None:
+                    continue
+                order = RULES.random_order(state, seat, rng)
+                response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+                assert response.status_code in (202, 409), response.text
+                acted = True
+                version = live.match.version
+                if version % 7 == 3:  # HTTP: the seat's own view and both pages
+                    me = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+                    check_json_frame(me, seat, replay_now(client, code))
+                    client.cookies.set(f"pecet_seat_{code}", token)
+                    pages.append((seat, version, client.get(f"/r/{code}").text))
+                    pages.append((None, version, client.get(f"/b/{code}").text))
+            if not acted:
+                time.sleep(0.005)
+        assert live.match.status == "finished"
+        # A phone reconnects: its first frame is its own full view.
+        with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as again:
+            frame = again.receive_json()
+            assert frame["view"]["me"]["seat"] == 1
+            listeners.append(Listener(again, 1, "json"))
+            listeners[-1].frames.append(frame)
+        for listener in listeners[:4]:
+            listener.drain_until_finished()
+
+    states = replay_now(client, code)
+    checked = 0
+    for listener in listeners:
+        for frame in listener.frames:
+            if listener.fmt == "json":
+                check_json_frame(frame, listener.seat, states)
+            else:
+                check_html(frame, listener.seat, states)
+            checked += 1
+    for seat, _version, html in pages:
+        check_html(html, seat, states)
+    assert checked > 20
+
+
+def check_html(html: str, seat: int | None, states: list[HeirsState]) -> None:
+    """An HTML frame carries no version: characters and starting artifacts never change, so
+    check those of every sibling (until the end, when H23 shows them all)."""
+    if 'data-phase="over"' in html or 'data-status="lobby"' in html:
+        return
+    state = states[-2] if len(states) > 1 else states[-1]
+    forbidden: set[str] = set()
+    own: set[str] = set()
+    for heir in state.heirs:
+        ids = {heir.character or "", heir.start_artifact or ""}
+        if heir.seat == seat:
+            own |= ids
+        else:
+            forbidden |= ids
+    # Ids never reach the HTML; names do: a sibling's character or artifact name must not.
+    from app import i18n
+    from app.games.heirs import artifact_name, character_name
+
+    with i18n.use_language("en"):
+        own_names = {character_name(i) for i in own} | {artifact_name(i) for i in own}
+        names = {character_name(i) for i in forbidden if i} | {artifact_name(i) for i in forbidden}
+    for name in names - own_names:
+        assert not re.search(rf">\s*{re.escape(name)}\s*[<—(]", html), (seat, name)
+    assert leaked(html, forbidden - own) == []
+
+
+def replay_now(client: TestClient, code: str) -> list[HeirsState]:
+    match, orders = order_log(client, code)
+    states = replay(RULES, match.seats, match.seed, match.options, orders)
+    return states
+
+
+def test_the_leak_checks_catch_a_planted_secret() -> None:
+    """The checks above can fail: a sibling's character planted in a phone's frame, in a
+    public heir entry or anywhere else in it, is caught."""
+    state = RULES.setup(3, 7, {"auto_setup": True})
+    sibling = state.heirs[0]
+    clean = {"type": "view", "version": 0, "view": RULES.view(state, 1), "events": []}
+    check_json_frame(clean, 1, [state])
+    in_entry = json.loads(json.dumps(clean))
+    in_entry["view"]["heirs"][0]["character"] = sibling.character
+    with pytest.raises(AssertionError):
+        check_json_frame(in_entry, 1, [state])
+    elsewhere = json.loads(json.dumps(clean))
+    elsewhere["view"]["note"] = {"id": sibling.start_artifact}
+    with pytest.raises(AssertionError):
+        check_json_frame(elsewhere, 1, [state])
