@@ -7,7 +7,15 @@ from typing import Any
 
 from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng
 from engine.heirs import bots
-from engine.heirs.content import ABILITIES, AXIS, BUILDINGS, MARKET, RESOURCES, load_content
+from engine.heirs.content import (
+    ABILITIES,
+    AXIS,
+    BUILDINGS,
+    LEADERSHIP,
+    MARKET,
+    RESOURCES,
+    load_content,
+)
 from engine.heirs.rules import EXPEDITIONS, HeirsEngine, PassContext
 from engine.heirs.state import (
     PHASE_ORDERS,
@@ -25,6 +33,20 @@ ORDER_KEYS = frozenset(
     ("expedition", "settle", "recruit", "build", "learn", "trick", "exchanges", "retreat")
 )
 MAX_EXCHANGE_LINES = 12
+BOT_ME_KEYS = frozenset(
+    (
+        "seat",
+        "character",
+        "start_artifact",
+        "soldiers",
+        "people",
+        "gold",
+        "knowledge",
+        "signs",
+        "signs_required",
+    )
+)
+"""The entries of ``view(state, seat)["me"]`` that :meth:`HeirsRules.bot_view` fills in."""
 
 DEFAULT_ORDER: JSON = {
     "expedition": {"kind": "stay", "field": None},
@@ -143,76 +165,83 @@ class HeirsRules(HeirsEngine):
     def orders_prompt(self, state: HeirsState, seat: int) -> JSON:
         """Everything the phone needs to fill in the whole round (H5.1, H23)."""
         heir = state.heirs[seat]
-        ids = self.map.ids
+        hexmap = self.map
+        ids = hexmap.ids
         here = heir.position
+        neighbours = hexmap.neighbours[here]
         owner = state.owner
         required = self.signs_required(state, heir)
-        sibling_heirs = {h.position for h in state.heirs if h.seat != seat and not h.fallen}
+        living_siblings = [h.seat for h in state.heirs if h.seat != seat and not h.fallen]
+        sibling_heirs = {state.heirs[s].position for s in living_siblings}
         move: list[str] = []
         attack: list[str] = []
-        for f in self.map.neighbours[here]:
+        for f in neighbours:
             if f == AXIS:
                 if len(heir.signs) >= required:
                     move.append(ids[f])
                 continue
-            if owner[f] in (-1, seat):
+            holder = owner[f]
+            if holder == -1:
                 move.append(ids[f])
-            if owner[f] not in (-1, seat) or (owner[f] == -1 and f in sibling_heirs):
+                if f in sibling_heirs:
+                    attack.append(ids[f])
+            elif holder == seat:
+                move.append(ids[f])
+            else:
                 attack.append(ids[f])
         if owner[here] == -1 and here != AXIS and here in sibling_heirs:
             attack.append(ids[here])
-        scout = [ids[here], *(ids[f] for f in self.map.neighbours[here])]
+        scout = [ids[here], *(ids[f] for f in neighbours)]
         # Costs inline (H8.3, H9.3, H9.4): one effects and one omen lookup for the prompt.
         effects = self.effects_of(heir)
         omen_effects = self.omen_effects(state)
-        ring = self.map.ring
+        ring = hexmap.ring
         ring_settle = self.content.ring_settle
         settle_discount = effects.get("settle_discount", 0)
         settle_halved = bool(omen_effects.get("settle_halved"))
         settle_costs: dict[str, int] = {}
-        for f in (here, *self.map.neighbours[here]):
+        for f in (here, *neighbours):
             if f != AXIS and owner[f] == -1:
-                cost = max(0, ring_settle[ring[f]] - settle_discount)
+                cost = ring_settle[ring[f]] - settle_discount
+                if cost < 0:
+                    cost = 0
                 settle_costs[ids[f]] = -(-cost // 2) if settle_halved else cost
         discount = effects.get("building_discount", 0)
         halved = bool(omen_effects.get("building_halved"))
         building_costs = self.content.building_costs
+        top_building = len(building_costs)
         gold = heir.gold
         buildings = []
-        for index, name in enumerate(BUILDINGS):
-            level = heir.buildings[index]
-            building_cost: int | None = None
-            if level < len(building_costs):
-                building_cost = max(0, building_costs[level] - discount)
+        for name, level in zip(BUILDINGS, heir.buildings, strict=True):
+            if level < top_building:
+                building_cost: int | None = max(0, building_costs[level] - discount)
                 if halved:
                     building_cost = -(-building_cost // 2)
+                affordable = building_cost <= gold
+            else:
+                building_cost, affordable = None, False
             buildings.append(
-                {
-                    "id": name,
-                    "level": level,
-                    "cost": building_cost,
-                    "affordable": building_cost is not None and building_cost <= gold,
-                }
+                {"id": name, "level": level, "cost": building_cost, "affordable": affordable}
             )
         ability_costs = self.content.ability_costs
+        top_ability = len(ability_costs)
         knowledge = heir.knowledge
         abilities = []
-        for index, name in enumerate(ABILITIES):
-            level = heir.abilities[index]
-            ability_cost = ability_costs[level] if level < len(ability_costs) else None
+        for name, level in zip(ABILITIES, heir.abilities, strict=True):
+            if level < top_ability:
+                ability_cost: int | None = ability_costs[level]
+                can_learn = ability_cost <= knowledge
+            else:
+                ability_cost, can_learn = None, False
             abilities.append(
-                {
-                    "id": name,
-                    "level": level,
-                    "cost": ability_cost,
-                    "affordable": ability_cost is not None and ability_cost <= knowledge,
-                }
+                {"id": name, "level": level, "cost": ability_cost, "affordable": can_learn}
             )
-        living_siblings = [h.seat for h in state.heirs if h.seat != seat and not h.fallen]
         tricks = []
+        card_group = self.content.card_group
+        trick_discount = effects.get("trick_discount", 0)
         for card_id in heir.hand:
-            group = self.content.card_group[card_id]
-            card_cost = self.trick_cost(heir, card_id)
+            group = card_group[card_id]
+            card_cost = self._trick_cost(card_id, trick_discount)
             entry: JSON = {
                 "card": card_id,
                 "group": group,
@@ -224,11 +253,8 @@ class HeirsRules(HeirsEngine):
             elif group == 0:
                 entry["targets"] = sorted({p for p in heir.portraits if p in living_siblings})
             elif card_id == "shadow_path":
-                entry["fields"] = [
-                    ids[f]
-                    for f in self.map.neighbours[here]
-                    if self.map.ring[f] == self.map.ring[here] - 1
-                ]
+                inner = ring[here] - 1
+                entry["fields"] = [ids[f] for f in neighbours if ring[f] == inner]
             tricks.append(entry)
         market_level = heir.buildings[MARKET]
         market = None
@@ -245,7 +271,10 @@ class HeirsRules(HeirsEngine):
             "expedition": {"move": move, "attack": attack, "scout": scout, "stay": True},
             "settle": {"default": True, "costs": settle_costs},
             "recruit": {
-                "cap": self.recruit_cap(state, heir),
+                "cap": self.base_cap
+                + effects.get("recruit_cap", 0)
+                + self.cap_per_leadership * heir.abilities[LEADERSHIP]
+                + omen_effects.get("recruit_cap", 0),
                 "people_per_soldier": self.people_per_soldier,
                 "affordable": heir.people // self.people_per_soldier,
             },
@@ -255,7 +284,16 @@ class HeirsRules(HeirsEngine):
             "market": market,
             "retreat": {"default": False},
             "signs": {"held": list(heir.signs), "required": required},
-            "default": copy_order(DEFAULT_ORDER),
+            "default": {
+                "expedition": {"kind": "stay", "field": None},
+                "settle": True,
+                "recruit": 0,
+                "build": None,
+                "learn": None,
+                "trick": None,
+                "exchanges": [],
+                "retreat": False,
+            },
         }
 
     # -- sealing ---------------------------------------------------------------------------
@@ -525,9 +563,33 @@ class HeirsRules(HeirsEngine):
         prompt = self.prompt(state, seat)
         if prompt is None:
             raise NotYourTurn()
-        view = self.view(state, seat)
-        candidates = bots.decide(view, prompt, style)
+        candidates = bots.decide(self.bot_view(state, seat, prompt), prompt, style)
         return self._first_legal(state, seat, candidates)
+
+    def bot_view(self, state: HeirsState, seat: int, prompt: JSON | None = None) -> JSON:
+        """What a bot reads: ``view(state, seat)`` with only the ``me`` entries the bots use
+        (``BOT_ME_KEYS``), each equal to the full view's (tested). The full private view
+        computes battle values and intel the bots never read, once per seal."""
+        board = state.memo.get("board")
+        if board is None:
+            board = state.memo["board"] = self._board(state)
+        heir = state.heirs[seat]
+        me: JSON = {
+            "seat": seat,
+            "character": heir.character or None,
+            "start_artifact": heir.start_artifact,
+            "soldiers": heir.soldiers,
+            "people": heir.people,
+            "gold": heir.gold,
+            "knowledge": heir.knowledge,
+            "signs": list(heir.signs),
+        }
+        if state.phase != PHASE_SETUP and not heir.fallen:
+            if prompt is not None and prompt["kind"] == "orders":
+                me["signs_required"] = prompt["signs"]["required"]
+            else:
+                me["signs_required"] = self.signs_required(state, heir)
+        return {**board, "me": me}
 
     def default_order(self, state: HeirsState, seat: int) -> JSON:
         """What the app seals for a seat whose sealing timer ran out: during the rounds the

@@ -13,47 +13,13 @@ from typing import Any
 from engine.core import JSON, Rng
 
 STYLES: tuple[str, ...] = ("expander", "raider", "warlord", "novice")
-"""expander: settles, builds and trusts the Council; raider: hunts Signs and the Axis;
-warlord: plays for Last survivor only — hunts one sibling (the living one in the lowest
-seat, so warlords gang up) with battles, Curses and Bribery, and never enters the Axis;
-novice: an easy opponent that seals random legal orders from its prompt (seeded from its
-own view, so it is still deterministic)."""
+"""expander: settles, builds, takes siblings' land held by militia alone and trusts the
+Council; raider: hunts Signs and the Axis; warlord: plays for Last survivor only — all
+warlords besiege the same sibling (the one with the least land) with invasions, capital
+assaults, Curses and Bribery, and never enter the Axis; novice: an easy opponent that seals
+random legal orders from its prompt (seeded from its own view, so still deterministic).
+Every style keeps its character by the same style-independent pick (``choose_character``)."""
 
-CHARACTER_TASTE: dict[str, tuple[str, ...]] = {
-    "expander": (
-        "merchant",
-        "builder",
-        "dwarf",
-        "elf",
-        "seer",
-        "thief",
-        "paladin",
-        "knight",
-        "barbarian",
-    ),
-    "warlord": (
-        "thief",
-        "knight",
-        "barbarian",
-        "seer",
-        "elf",
-        "paladin",
-        "dwarf",
-        "builder",
-        "merchant",
-    ),
-    "raider": (
-        "knight",
-        "barbarian",
-        "elf",
-        "paladin",
-        "seer",
-        "thief",
-        "dwarf",
-        "builder",
-        "merchant",
-    ),
-}
 BUILD_TASTE: dict[str, tuple[str, ...]] = {
     "expander": ("farm", "mine", "walls", "academy", "market", "barracks"),
     "raider": ("barracks", "farm", "mine", "walls", "academy", "market"),
@@ -65,6 +31,11 @@ LEARN_TASTE: dict[str, tuple[str, ...]] = {
     "warlord": ("mysticism", "attack", "leadership", "defense"),
 }
 
+
+WARLORD_DUEL = 16
+"""A warlord attacks a field where an heir stands only with at least this many soldiers:
+a lost battle against an heir hands that heir the warlord's Sign (and, with 2 players, the
+Throne). Fields and capitals held by militia alone are attacked from 4 soldiers on."""
 
 _GEOMETRY: dict[str, Any] = {}
 
@@ -100,21 +71,27 @@ def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-def _walking_distances(view: JSON, goals: list[str], seat: int) -> dict[str, int]:
-    """Breadth-first steps to reach any goal, walking only over free or own fields."""
+def _walking_distances(
+    view: JSON, goals: list[str], seat: int, wanted: list[str]
+) -> dict[str, int]:
+    """Breadth-first steps from the ``wanted`` fields to the nearest goal, walking only over
+    free or own fields; a wanted field that cannot reach a goal is left out. The search
+    stops as soon as every wanted field has its distance (later levels cannot change it)."""
     _geometry(view)
-    ids: list[str] = _GEOMETRY["ids"]
     index_of: dict[str, int] = _GEOMETRY["index_of"]
     neighbours: list[list[int]] = _GEOMETRY["neighbour_indices"]
     owners = view["owners"]
     axis = index_of[view["map"]["axis"]]
-    far = len(ids)
+    far = len(owners)
     steps = [far] * far
     frontier = [index_of[g] for g in goals]
     for g in frontier:
         steps[g] = 0
+    targets = [index_of[w] for w in wanted]
     distance = 0
     while frontier:
+        if all(steps[t] != far for t in targets):
+            break
         distance += 1
         following: list[int] = []
         for field in frontier:
@@ -127,7 +104,7 @@ def _walking_distances(view: JSON, goals: list[str], seat: int) -> dict[str, int
                 steps[nxt] = distance
                 following.append(nxt)
         frontier = following
-    return {ids[i]: d for i, d in enumerate(steps) if d != far}
+    return {w: steps[t] for w, t in zip(wanted, targets, strict=True) if steps[t] != far}
 
 
 def _jitter(view: JSON, key: Any) -> int:
@@ -139,8 +116,28 @@ def _jitter(view: JSON, key: Any) -> int:
     the seat's own secret draw (character, starting artifact), so it varies from game to
     game."""
     me = view["me"]
-    token = f"{me['seat']}:{me.get('character')}:{me.get('start_artifact')}:{key}"
-    return zlib.crc32(token.encode())
+    draw = (me["seat"], me.get("character"), me.get("start_artifact"))
+    prefix = _JITTER_PREFIX.get(draw)
+    if prefix is None:
+        # crc32(a + b) == crc32(b, crc32(a)): the seat's part is hashed once per draw.
+        prefix = _JITTER_PREFIX[draw] = zlib.crc32(f"{draw[0]}:{draw[1]}:{draw[2]}:".encode())
+    return zlib.crc32(f"{key}".encode(), prefix)
+
+
+_JITTER_PREFIX: dict[tuple[Any, ...], int] = {}
+
+
+def choose_character(view: JSON, offered: list[str]) -> str:
+    """The kept character: the same for every style (H3.3's choice is not the style's).
+
+    Choosing by style made ``wins_by_character`` measure the styles — the warlord, the
+    strongest style, kept the Thief and the Knight, the expander the Merchant and the
+    Builder. Here the pick is a hash of the seat's own secret draw (seat, starting artifact
+    and the two cards offered), so every character is kept about equally often by every
+    style and stays deterministic within a game."""
+    me = view.get("me", {})
+    token = f"{me.get('seat')}:{me.get('start_artifact')}:{','.join(sorted(offered))}"
+    return sorted(offered)[zlib.crc32(token.encode()) % len(offered)]
 
 
 def _ring(field_id: str) -> int:
@@ -155,8 +152,7 @@ def decide(view: JSON, prompt: JSON, style: str) -> list[JSON]:
         token = f"{view['round']}:{me.get('seat')}:{me.get('soldiers')}:{me.get('people')}"
         return random_candidates(prompt, Rng(zlib.crc32(token.encode())))
     if prompt["kind"] == "setup":
-        taste = CHARACTER_TASTE[style]
-        character = min(prompt["characters"], key=taste.index)
+        character = choose_character(view, prompt["characters"])
         return [{"colour": colour, "character": character} for colour in prompt["colours"]]
     return _round_plan(view, prompt, style)
 
@@ -174,16 +170,13 @@ def _round_plan(view: JSON, prompt: JSON, style: str) -> list[JSON]:
     tactic = style
     if style == "warlord":
         # Warlords gang up on the same victim, chosen from public facts only: the living
-        # sibling with the least land (the weakest economy), then the lowest seat.
-        land = {h["seat"]: 0 for h in heirs}
-        for owner in owners:
-            if owner in land:
-                land[owner] += 1
+        # sibling with the least land (the weakest economy); ties rotate with the round.
+        land = {h["seat"]: owners.count(h["seat"]) for h in heirs}
         players = len(view["heirs"])
         missing = sorted(
             heirs, key=lambda h: (land[h["seat"]], (h["seat"] - view["round"]) % players)
         )[:1]
-        tactic = "raider"
+        tactic = "warlord"
     expedition_options = prompt["expedition"]
     axis = view["map"]["axis"]
 
@@ -293,8 +286,13 @@ def _pick_attack(
             score += 3 if style == "raider" else 1
         if heir_there is not None and heir_there["seat"] not in missing_seats:
             score += 1
-        if style == "expander" and score < 8:
+        if style == "expander" and score < 8 and (heir_there is not None or owner is None):
+            # The expander takes land too, but only land held by militia alone: a won
+            # invasion is a field and a won battle (Council), and losing to militia gives
+            # no sibling its Sign.
             continue
+        if style == "warlord" and heir_there is not None and me["soldiers"] < WARLORD_DUEL:
+            continue  # a lost battle against an heir hands it the warlord's Sign
         ranked = (score, _jitter(view, target))
         if best is None or ranked > best[0]:
             best = (ranked, target)
@@ -315,7 +313,38 @@ def _pick_move(
         return None
     here = prompt["position"]
     costs = prompt["settle"]["costs"]
-    if style == "raider":
+    if style == "warlord" and missing:
+        # Besiege the victim's land, not its heir: its capital and fields stay put, so the
+        # warlord does not leapfrog a heir that walks towards it in the same round.
+        _, neighbours = _geometry(view)
+        victim = missing[0]["seat"]
+        axis_id = view["map"]["axis"]
+        ids = _GEOMETRY["ids"]
+        owners = view["owners"]
+        targets = [ids[i] for i, o in enumerate(owners) if o == victim]
+        if missing[0]["position"] is not None:
+            targets.append(missing[0]["position"])
+        goals = sorted(
+            {
+                n
+                for t in targets
+                for n in neighbours[t]
+                if n != axis_id and owner_of[n] in (None, me["seat"])
+            }
+        )
+        if goals:
+            steps = _walking_distances(view, goals, me["seat"], [here, *options])
+            far = len(coords)
+
+            def siege(field_id: str) -> tuple[int, int]:
+                return (steps.get(field_id, far), _ring(field_id))
+
+            best = min(options, key=lambda f: (*siege(f), _jitter(view, f)))
+            if siege(best) < siege(here):
+                return best
+            return None
+        style = "raider"
+    if style in ("raider", "warlord"):
         _, neighbours = _geometry(view)
         if missing:
             goals = sorted(
@@ -331,7 +360,7 @@ def _pick_move(
             goals = list(neighbours[view["map"]["axis"]])
         if not goals:
             return None
-        steps = _walking_distances(view, goals, me["seat"])
+        steps = _walking_distances(view, goals, me["seat"], [here, *options])
         far = len(coords)
 
         def closeness(field_id: str) -> tuple[int, int]:

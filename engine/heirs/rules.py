@@ -550,6 +550,7 @@ class HeirsEngine:
         self.retreat_loss: int = content.setup["retreat_loss"]
         self.effects = {**content.characters, **content.artifact_effects}
         self._effect_cache: dict[tuple[str, ...], dict[str, int]] = {}
+        self._trick_cost_cache: dict[tuple[str, int], dict[str, int]] = {}
 
     # -- small lookups ---------------------------------------------------------------------
 
@@ -622,12 +623,18 @@ class HeirsEngine:
         return cost
 
     def trick_cost(self, heir: Heir, card_id: str) -> dict[str, int]:
-        """H11.6: the Thief pays 1 less of every priced card."""
-        cost: dict[str, int] = self.content.cards[card_id].get("cost", {})
-        discount = self.effect(heir, "trick_discount")
-        if not discount:
-            return cost
-        return {resource: max(0, amount - discount) for resource, amount in cost.items()}
+        """H11.6: the Thief pays 1 less of every priced card (shared: do not mutate)."""
+        return self._trick_cost(card_id, self.effects_of(heir).get("trick_discount", 0))
+
+    def _trick_cost(self, card_id: str, discount: int) -> dict[str, int]:
+        key = (card_id, discount)
+        cost = self._trick_cost_cache.get(key)
+        if cost is None:
+            cost = self.content.cards[card_id].get("cost", {})
+            if discount:
+                cost = {resource: max(0, amount - discount) for resource, amount in cost.items()}
+            self._trick_cost_cache[key] = cost
+        return cost
 
     def militia(self, heir: Heir) -> int:
         """H12.4: 2 + Walls level, +1 for the Builder."""
@@ -653,11 +660,18 @@ class HeirsEngine:
 
     def signs_required(self, st: HeirsState, heir: Heir) -> int:
         """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held."""
-        living_siblings = sum(1 for h in st.heirs if not h.fallen and h.seat != heir.seat)
-        fallen_held = sum(1 for s in heir.signs if st.heirs[s].fallen)
-        required = min(self.signs_table[st.players], living_siblings + fallen_held)
-        required -= self.effect(heir, "replaces_signs")
-        return max(0, required)
+        heirs = st.heirs
+        seat = heir.seat
+        siblings = 0  # living siblings + fallen siblings whose Sign the heir holds
+        for h in heirs:
+            if not h.fallen and h.seat != seat:
+                siblings += 1
+        for s in heir.signs:
+            if heirs[s].fallen:
+                siblings += 1
+        required = min(self.signs_table[st.players], siblings)
+        required -= self.effects_of(heir).get("replaces_signs", 0)
+        return required if required > 0 else 0
 
     def nearest_sibling(self, st: HeirsState, seat: int) -> int | None:
         """Living sibling whose heir is nearest; ties: first seat clockwise (H8.6)."""
@@ -1009,11 +1023,13 @@ class HeirsEngine:
 
     def dry_run(self, state: HeirsState, seat: int, order: JSON) -> None:
         """H5.2: run the seat's own step on a copy as if nobody else acted; raise if illegal."""
-        # A dry run changes only the seat's own heir (H5.2a: no battle, no find, no settling).
-        st = clone_state(state, heirs=False, board=False)
-        st.heirs[seat] = clone_heir(st.heirs[seat])
-        ctx = PassContext(pedestal={s: i for i, s in enumerate(st.pedestals)})
-        Step(self, st, seat, order, ctx, [], None, validate=True).run()
+        # A dry run changes only the seat's own heir (H5.2a: no battle, no find, no settling,
+        # and every other read of the state is of siblings or the board), so the step works
+        # on a copy of that heir alone and reads everything else from ``state`` unchanged.
+        ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
+        step = Step(self, state, seat, order, ctx, [], None, validate=True)
+        step.heir = clone_heir(state.heirs[seat])
+        step.run()
 
     # -- resolution pass (H4.5, H6) --------------------------------------------------------
 
