@@ -194,6 +194,9 @@ class LiveRoom:
         if plan is None:
             return None
         table = standings(plan, self.results, len(self.seats)) if self.seats else []
+        colours = _kept_colours(self.results, [s.position for s in self.seats])
+        for row in table:  # Heirs colours stay all tournament long (H20.1)
+            row["colour"] = None if colours is None else colours[row["seat"]]
         remaining = games_to_play(plan, self.results)
         playing = self.match is not None and self.match.status == "playing"
         upcoming = remaining[1:] if playing else remaining
@@ -640,6 +643,10 @@ class RoomService:
             if isinstance(first, int) and sorted(previous.players) == sorted(players):
                 went_first = previous.players[first]
                 options["first_player"] = 1 - players.index(went_first)
+        if plan is not None and game == "heirs":
+            kept = _kept_colours(live.results, players)
+            if kept is not None:
+                options["colours"] = kept
         if plan is not None and plan.catch_up and game == "heirs" and live.results:
             table = standings(plan, live.results, len(live.seats))
             options["start_player"] = catch_up_start_player(table, len(live.seats))
@@ -1025,6 +1032,18 @@ def _seat_info(seat: Seat) -> SeatInfo:
         token_hash=seat.token_hash,
         row_id=seat.id,
     )
+
+
+def _kept_colours(results: list[JSON], players: list[int]) -> list[str] | None:
+    """H20.1: each heir's colour from the last Heirs game of the tournament, in the new
+    game's seat order; None before the first one."""
+    for result in reversed(results):
+        colours = result["game"] == "heirs" and (result["outcome"] or {}).get("colours")
+        if colours:
+            by_seat = {seat: colours[str(i)] for i, seat in enumerate(result["players"])}
+            if all(p in by_seat for p in players):
+                return [by_seat[p] for p in players]
+    return None
 
 
 def _players(match: Match) -> list[int]:

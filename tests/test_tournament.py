@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import json
+import sqlite3
 import time
 from typing import Any
 
@@ -302,3 +304,78 @@ def test_standings_survive_a_server_restart_mid_tournament(server: ServerProcess
             assert row["points"] == 1
         play_to_end(http, code, tokens)
         assert http.get(f"/api/rooms/{code}").json()["tournament"]["played"] == 2
+
+
+@pytest.mark.server
+def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: ServerProcess) -> None:
+    """H20 end to end: placement points with the Axis +1, Final x2 on game 3, Catch-up
+    choosing round 1's start player, colours kept (H20.1), standings after every game."""
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        made = http.post(
+            "/api/rooms",
+            json={
+                "game": "heirs",
+                "options": {"rounds": 6},
+                "tournament": {"count": 3, "final_double": True, "catch_up": True},
+            },
+        )
+        assert made.status_code == 201, made.text
+        code, host = made.json()["code"], auth(made.json()["host_token"])
+        for style in ("expander", "raider", "warlord"):
+            assert (
+                http.post(
+                    f"/api/rooms/{code}/bots", json={"style": style}, headers=host
+                ).status_code
+                == 201
+            )
+        assert http.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+        outcomes: list[dict[str, Any]] = []
+        colours: list[dict[str, str]] = []
+        starts: list[int] = []
+        expected = {0: 0, 1: 0, 2: 0}
+        for number in (1, 2, 3):
+            board = wait_until(
+                lambda n=number: (
+                    (b := http.get(f"/api/rooms/{code}").json())["match"] == n
+                    and b["status"] == "finished"
+                    and b
+                ),
+                seconds=120,
+            )
+            outcome = board["outcome"]
+            outcomes.append(outcome)
+            colours.append(outcome["colours"])
+            factor = 2 if number == 3 else 1
+            for seat, points in outcome["game_points"].items():
+                expected[int(seat)] += factor * points
+            tournament = board["tournament"]
+            assert tournament["played"] == number
+            table = {row["seat"]: row["points"] for row in tournament["standings"]}
+            assert table == expected, (number, outcome["game_points"])
+            per_game = {row["seat"]: row["per_game"][-1] for row in tournament["standings"]}
+            assert per_game == {int(s): factor * p for s, p in outcome["game_points"].items()}
+            if number < 3:
+                leaders = [r["seat"] for r in tournament["standings"] if r["place"] == 1]
+                assert tournament["next"]["start_player"] == (min(leaders) + 1) % 3
+                starts.append(tournament["next"]["start_player"])
+                assert http.post(f"/api/rooms/{code}/ready", headers=host).status_code == 200
+        assert colours[0] == colours[1] == colours[2], "H20.1: seats keep their colours"
+    database = server.database_url.removeprefix("sqlite:///")
+    with sqlite3.connect(database) as db:
+        stored = db.execute(
+            "SELECT m.options FROM match m JOIN room r ON m.room_id = r.id"
+            " WHERE r.code = ? ORDER BY m.number",
+            (code,),
+        ).fetchall()
+    options = [json.loads(row[0]) for row in stored]
+    assert "start_player" not in options[0]
+    assert [o["start_player"] for o in options[1:]] == starts, "H20.4: catch-up sets round 1"
+    assert options[1]["colours"] == [colours[0][str(seat)] for seat in range(3)]
+    final = board["tournament"]
+    assert final["over"] and final["next"] is None
+    ranked = [(row["place"], row["points"]) for row in final["standings"]]
+    assert ranked == sorted(ranked, key=lambda r: (r[0], -r[1]))
+    points = sum(row["points"] for row in final["standings"])
+    base = 3 + 3 + 2 * 3  # 3 players: 2 + 1 + 0 a game, the final doubled
+    axis = sum((2 if n == 2 else 1) * (o["reason"] == "throne") for n, o in enumerate(outcomes))
+    assert base <= points <= base + axis + 6, "ties share the better rank"

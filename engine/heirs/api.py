@@ -149,14 +149,21 @@ class HeirsRules(HeirsEngine):
         if state.phase == PHASE_SETUP:
             if heir.setup_choice is not None:
                 return None
+            fixed = self.fixed_colour(state, seat)
             return {
                 "kind": "setup",
-                "colours": self.free_colours(state),
+                "colours": [fixed] if fixed else self.free_colours(state),
                 "characters": list(heir.offered),
             }
         if state.phase != PHASE_ORDERS or heir.fallen or heir.order is not None:
             return None
         return self.orders_prompt(state, seat)
+
+    @staticmethod
+    def fixed_colour(state: HeirsState, seat: int) -> str | None:
+        """H20.1: the colour a tournament keeps for this seat, if the game was given one."""
+        colours = state.options.get("colours")
+        return str(colours[seat]) if colours else None
 
     def free_colours(self, state: HeirsState) -> list[str]:
         taken = {h.setup_choice["colour"] for h in state.heirs if h.setup_choice is not None}
@@ -348,10 +355,15 @@ class HeirsRules(HeirsEngine):
     def normalize_setup(self, state: HeirsState, seat: int, order: Mapping[str, Any]) -> JSON:
         if not isinstance(order, Mapping):
             raise _bad("Choose a colour and a character.")
-        colour = order.get("colour")
+        fixed = self.fixed_colour(state, seat)
+        colour = order.get("colour", fixed)
         character = order.get("character")
         if set(order) - {"colour", "character"}:
             raise _bad("Only a colour and a character are chosen at setup.")
+        if fixed is not None and colour != fixed:
+            raise IllegalOrder(
+                "Your colour stays the same all tournament long (H20.1).", code="COLOUR_KEPT"
+            )
         if colour not in self.content.setup["colours"]:
             raise _bad("Pick one of the six colours.", "BAD_COLOUR")
         if colour not in self.free_colours(state):

@@ -711,12 +711,23 @@ class HeirsEngine:
         if timer is not None and (not isinstance(timer, int) or timer <= 0):
             raise ValueError("timer must be a positive number of seconds, or null")
         auto_setup = bool(options.get("auto_setup", False))
+        fixed_colours = options.get("colours")
+        if fixed_colours is not None and (
+            not isinstance(fixed_colours, list)
+            or len(fixed_colours) != players
+            or len(set(fixed_colours)) != players
+            or not set(fixed_colours) <= set(content.setup["colours"])
+        ):
+            raise ValueError("colours must give each seat a different colour of the six")
         stored_options: JSON = {
             "rounds": rounds,
             "timer": timer,
             "start_player": start_option,
             "auto_setup": auto_setup,
         }
+        if fixed_colours is not None:
+            # H20.1: in a tournament every heir keeps its colour from game to game.
+            stored_options["colours"] = list(fixed_colours)
         rng = Rng.from_seed(seed)
         # 1. Characters, two different per seat from one shuffled deck (H3.3).
         all_characters = list(content.characters)
@@ -784,7 +795,7 @@ class HeirsEngine:
         )
         if auto_setup:
             # Colours by seat and the first offered character: for tests and benchmarks.
-            colours = content.setup["colours"]
+            colours = fixed_colours or content.setup["colours"]
             for heir in heirs:
                 heir.setup_choice = {"colour": colours[heir.seat], "character": heir.offered[0]}
             state, _ = self.finish_setup(state)
@@ -1491,6 +1502,7 @@ class HeirsEngine:
             "game_points": game_points,
             "council": {str(s): b for s, b in breakdowns.items()},
             "characters": {str(h.seat): h.character for h in st.heirs},
+            "colours": {str(h.seat): h.colour for h in st.heirs},
             "artifacts": {
                 str(h.seat): {"start": h.start_artifact, "backpack": list(h.backpack)}
                 for h in st.heirs

@@ -795,3 +795,22 @@ def test_h16_pay_counts_only_full_groups_of_five() -> None:
     assert [h.soldiers for h in st.heirs] == [24, 20, 26]
     assert st.heirs[2].gold == 0
     assert {e.data["seat"]: e.data["deserted"] for e in events if e.kind == "pay"} == {1: 5, 2: 5}
+
+
+def test_h20_1_a_tournament_keeps_each_heirs_colour() -> None:
+    from engine.core import IllegalOrder
+
+    kept = ["green", "red", "blue"]
+    state = RULES.setup(3, 5, {"colours": kept})
+    assert [RULES.prompt(state, seat)["colours"] for seat in range(3)] == [[c] for c in kept]
+    character = RULES.prompt(state, 0)["characters"][0]
+    with pytest.raises(IllegalOrder) as refused:
+        RULES.submit(state, 0, {"colour": "red", "character": character})
+    assert refused.value.code == "COLOUR_KEPT"
+    for seat in range(3):
+        state = RULES.submit(state, seat, {"character": RULES.prompt(state, seat)["characters"][0]})
+    state, _events = RULES.resolve(state)
+    assert [heir.colour for heir in state.heirs] == kept
+    for bad in (["green", "green", "red"], ["green", "red"], ["pink", "red", "blue"], "green"):
+        with pytest.raises(ValueError):
+            RULES.setup(3, 5, {"colours": bad})
