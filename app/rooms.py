@@ -28,6 +28,7 @@ from engine.tournament import (
     Plan,
     catch_up_start_player,
     games_to_play,
+    next_position,
     round_robin,
     standings,
 )
@@ -203,10 +204,8 @@ class LiveRoom:
         next_game: JSON | None = None
         if upcoming:
             next_game = {"game": upcoming[0], "number": len(self.results) + (2 if playing else 1)}
-            pairings = plan.pairings
-            if pairings:
-                index = next_game["number"] - 1
-                next_game["players"] = list(pairings[index]) if index < len(pairings) else None
+            if plan.pairings and not playing:
+                next_game["players"] = list(plan.pairings[next_position(plan, self.results)])
             if plan.catch_up and upcoming[0] == "heirs" and self.results:
                 next_game["start_player"] = catch_up_start_player(table, len(self.seats))
         return {
@@ -632,7 +631,7 @@ class RoomService:
         if plan is not None:
             game = games_to_play(plan, live.results)[0]
             if plan.pairings:
-                players = list(plan.pairings[len(live.results) % len(plan.pairings)])
+                players = list(plan.pairings[next_position(plan, live.results)])
         options = dict(live.options) if game == live.lobby_game else {}
         options = {**options, **{k: live.options[k] for k in ROOM_OPTIONS if k in live.options}}
         if previous is not None and previous.game == game and len(players) == 2:

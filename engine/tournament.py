@@ -106,13 +106,42 @@ def is_draw(result: Mapping[str, Any]) -> bool:
     return not winners_of(result["outcome"])
 
 
+def plan_positions(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The place in the plan of each game played. L7.3: a drawn Hidden Leaders game is
+    followed by a rematch, which takes the drawn game's place instead of the next one."""
+    positions: list[int] = []
+    for index in range(len(results)):
+        if index == 0:
+            positions.append(0)
+        elif _needs_rematch(results[index - 1]):
+            positions.append(positions[-1])
+        else:
+            positions.append(positions[-1] + 1)
+    return positions
+
+
+def _needs_rematch(result: Mapping[str, Any]) -> bool:
+    # Legions always has a winner (G13.3); only a Hidden Leaders draw calls for a rematch.
+    return result["game"] == "hidden_leaders" and is_draw(result)
+
+
 def games_to_play(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The games still to come. L7.3: a drawn duel is followed by a rematch, so a draw in the
-    last scheduled game adds one more game of the same kind."""
-    remaining = list(plan.games[len(results) :])
-    if not remaining and results and results[-1]["game"] in DUEL_GAMES and is_draw(results[-1]):
-        remaining = [results[-1]["game"]]
+    """The games still to come, a rematch first after a drawn Hidden Leaders game (L7.3)."""
+    if not results:
+        return list(plan.games)
+    last = plan_positions(plan, results)[-1]
+    remaining = list(plan.games[last + 1 :])
+    if _needs_rematch(results[-1]):
+        remaining.insert(0, results[-1]["game"])
     return remaining
+
+
+def next_position(plan: Plan, results: Sequence[Mapping[str, Any]]) -> int:
+    """The place in the plan of the next game (a rematch keeps the drawn game's place)."""
+    if not results:
+        return 0
+    last = plan_positions(plan, results)[-1]
+    return last if _needs_rematch(results[-1]) else last + 1
 
 
 def game_points(result: Mapping[str, Any], seats: int) -> dict[int, Fraction]:
@@ -152,14 +181,15 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
     shared place.
     """
     final_index = len(plan.games) - 1
+    positions = plan_positions(plan, results)
     rows: dict[int, dict[str, Any]] = {
         seat: {"seat": seat, "points": Fraction(0), "per_game": [], "games_won": 0, "score": 0}
         for seat in range(seats)
     }
     for index, result in enumerate(results):
         earned = game_points(result, seats)
-        # H20.3: only the scheduled final doubles, not a rematch added after it.
-        factor = 2 if plan.final_double and index == final_index else 1
+        # H20.3: the final doubles, and so does its rematch if it was drawn (L7.3).
+        factor = 2 if plan.final_double and positions[index] == final_index else 1
         winners = set(winners_of(result["outcome"]))
         for seat, row in rows.items():
             if seat in earned:

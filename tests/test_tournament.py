@@ -92,6 +92,19 @@ def test_h20_3_final_double_counts_the_last_scheduled_game_twice() -> None:
     assert plain == {0: 1, 1: 2}
     assert double[1]["points"] == 4 and double[1]["per_game"] == [0, 4]
     assert double[0]["points"] == 1
+    # A drawn final's rematch is the final too.
+    hl_final = Plan(("hidden_leaders",) * 2, final_double=True)
+    played = [
+        duel_result("hidden_leaders", [0, 1], 0, [25, 20]),
+        duel_result("hidden_leaders", [0, 1], None, [19, 19]),
+        duel_result("hidden_leaders", [0, 1], 1, [18, 30]),
+    ]
+    assert [
+        r["per_game"] for r in sorted(standings(hl_final, played, 2), key=lambda r: r["seat"])
+    ] == [
+        [1, 1, 0],
+        [0, 1, 2],
+    ]
     # Before the final is played nothing doubles.
     early = standings(Plan(("heirs",) * 3, final_double=True), results, 2)
     assert {r["seat"]: r["points"] for r in early} == {0: 1, 1: 2}
@@ -127,6 +140,10 @@ def test_l7_3_a_drawn_last_game_is_followed_by_a_rematch() -> None:
     assert games_to_play(plan, [win, win]) == []
     assert games_to_play(plan, [win, draw]) == ["hidden_leaders"], "the rematch"
     assert games_to_play(plan, [win, draw, win]) == []
+    assert games_to_play(plan, [draw]) == ["hidden_leaders", "hidden_leaders"]
+    mixed = Plan(("hidden_leaders", "legions"))
+    assert games_to_play(mixed, [draw]) == ["hidden_leaders", "legions"], "rematch first"
+    assert games_to_play(mixed, [draw, win]) == ["legions"]
     legions = Plan(("legions",))
     assert games_to_play(legions, [duel_result("legions", [0, 1], 1, [20, 21])]) == []
 
@@ -379,3 +396,32 @@ def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: Server
     base = 3 + 3 + 2 * 3  # 3 players: 2 + 1 + 0 a game, the final doubled
     axis = sum((2 if n == 2 else 1) * (o["reason"] == "throne") for n, o in enumerate(outcomes))
     assert base <= points <= base + axis + 6, "ties share the better rank"
+
+
+def test_a_mixed_night_switches_games_between_matches(client: TestClient) -> None:
+    made = client.post(
+        "/api/rooms",
+        json={"game": "hidden_leaders", "tournament": {"games": ["hidden_leaders", "legions"]}},
+    )
+    assert made.status_code == 201
+    code, host = made.json()["code"], auth(made.json()["host_token"])
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers=host)
+    client.post(f"/api/rooms/{code}/start", headers=host)
+    first = wait_until(
+        lambda: (b := client.get(f"/api/rooms/{code}").json())["status"] == "finished" and b
+    )
+    assert first["game"] == "hidden_leaders"
+    assert first["tournament"]["next"]["game"] == "legions"
+    client.post(f"/api/rooms/{code}/ready", headers=host)
+    second = wait_until(
+        lambda: (
+            (b := client.get(f"/api/rooms/{code}").json())["match"] == 2
+            and b["status"] == "finished"
+            and b
+        )
+    )
+    assert second["game"] == "legions" and second["view"]["locations"]
+    tournament = second["tournament"]
+    assert tournament["over"] and tournament["games_played"] == ["hidden_leaders", "legions"]
+    assert all(len(row["per_game"]) == 2 for row in tournament["standings"])
