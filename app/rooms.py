@@ -230,6 +230,7 @@ class RoomService:
         self.bot_delay = bot_delay
         self._rooms: dict[str, LiveRoom] = {}
         self._listeners: list[Listener] = []
+        self._broadcasts: set[asyncio.Task[None]] = set()
         self._load_lock = asyncio.Lock()
         self._closing = False
 
@@ -985,7 +986,10 @@ class RoomService:
     def _changed(self, live: LiveRoom) -> None:
         """Tell the listeners (the hub) and wake the bots."""
         for listener in self._listeners:
-            asyncio.get_running_loop().create_task(listener(live))
+            task = asyncio.get_running_loop().create_task(listener(live))
+            # The loop keeps only weak references to tasks: hold each broadcast until done.
+            self._broadcasts.add(task)
+            task.add_done_callback(self._broadcasts.discard)
         self._schedule_bots(live)
         self._schedule_timer(live)
 
