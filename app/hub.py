@@ -85,6 +85,11 @@ class Hub:
             else:
                 await self._send(connection, json.dumps({"type": "view", **payload}))
 
+    async def send_message(self, connection: Connection, message: JSON) -> None:
+        """A small JSON frame (a pong) to one connection, in turn with its views."""
+        async with connection.send_lock:
+            await self._send(connection, json.dumps(message))
+
     async def send_error(
         self, live: LiveRoom, connection: Connection, code: str, detail: str | None = None
     ) -> None:

@@ -471,7 +471,6 @@ class RoomService:
             self._changed(live)
 
     def _renumber(self, session: Session, seats: list[SeatInfo]) -> None:
-        # Two passes so the positions never collide half-way (no unique index today, but cheap).
         for index, seat in enumerate(seats):
             row = session.get(Seat, seat.row_id)
             assert row is not None

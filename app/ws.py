@@ -117,7 +117,7 @@ async def _handle(
         message = translate(live, message) if translate else {}
     kind = message.get("type")
     if kind == "ping":
-        await hub._send(connection, json.dumps({"type": "pong"}))
+        await hub.send_message(connection, {"type": "pong"})
         return
     if connection.is_board:
         if kind == "sync":
