@@ -1487,11 +1487,14 @@ class HeirsEngine:
                 by_fall.setdefault(h.fell_round, []).append(h.seat)
         groups += [by_fall[r] for r in sorted(by_fall, reverse=True)]
         game_points: dict[str, int] = {}
-        below = st.players
+        ranked_above = 0
         for group in groups:
-            below -= len(group)
+            # A shared rank scores as its better place: everyone outside the group and
+            # the groups above it counts as ranked below.
+            place_points = st.players - ranked_above - 1
+            ranked_above += len(group)
             for seat in group:
-                game_points[str(seat)] = below + (
+                game_points[str(seat)] = place_points + (
                     1 if reason == "throne" and seat in winners else 0
                 )
         return {

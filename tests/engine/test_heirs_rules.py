@@ -695,6 +695,17 @@ def test_h20_2_ranking_and_game_points() -> None:
     assert outcome["game_points"] == {"2": 3, "0": 2, "1": 1, "3": 0}
 
 
+def test_h20_2_a_shared_rank_scores_the_better_place() -> None:
+    st = scenario(RULES, 4, round_number=12)
+    give_fields(RULES, st, 2, "R4-10", "R4-11")
+    st = seal(RULES, st, {})
+    st.heirs[3].soldiers = 0
+    st, _ = RULES.resolve_round(st)
+    outcome = RULES.outcome(st)
+    assert outcome["ranking"] == [[2], [0, 1], [3]]
+    assert outcome["game_points"] == {"2": 3, "0": 2, "1": 2, "3": 0}
+
+
 # -- H22 -----------------------------------------------------------------------------------
 
 
