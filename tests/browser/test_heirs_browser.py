@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.test_hidden_leaders_browser import BOARD_SIZE, PHONE_SIZE, launch
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import ServerProcess
 
 TIMEOUT_MS = 15_000
@@ -79,7 +79,7 @@ def setup_phone(phone: Page, artifacts: Path, shot: str | None) -> None:
         form.locator(".hx-colour").first.click()
         form.locator(".hx-char").nth(1).click()
         if shot and attempt == 0:
-            phone.screenshot(path=str(artifacts / shot), full_page=True, timeout=30_000)
+            keep_screenshot(phone, artifacts / shot, full_page=True)
         form.locator("[data-testid=seal-setup]").click()
         try:
             form.wait_for(state="detached", timeout=3000)
@@ -125,14 +125,14 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             for number in (1, 2, 3):
                 board.locator("[data-testid=add-styled-bot]").click()
                 expect(board.locator("[data-testid=seats]")).to_contain_text(f"Bot {number}")
-            board.screenshot(path=str(artifacts / "heirs-board-lobby.png"))
+            keep_screenshot(board, artifacts / "heirs-board-lobby.png")
             board.locator("[data-testid=start]").click()
             expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
 
             for index, phone in enumerate(phones):
                 shot = f"heirs-phone-{index}-setup.png"
                 setup_phone(phone, artifacts, shot)
-            board.screenshot(path=str(artifacts / "heirs-board-setup.png"))
+            keep_screenshot(board, artifacts / "heirs-board-setup.png")
             wait_round(board, 1)
 
             anna, boris, cyril = phones
@@ -165,12 +165,10 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                     settled = True
                 cyril.locator("[data-testid=recruit]").fill("1")
                 if round_number == 1:
-                    board.screenshot(path=str(artifacts / "heirs-board-sealing.png"))
+                    keep_screenshot(board, artifacts / "heirs-board-sealing.png")
                     for index, phone in enumerate(phones):
-                        phone.screenshot(
-                            path=str(artifacts / f"heirs-phone-{index}-sealing.png"),
-                            full_page=True,
-                            timeout=30_000,
+                        keep_screenshot(
+                            phone, artifacts / f"heirs-phone-{index}-sealing.png", full_page=True
                         )
                 for phone in phones:
                     seal(phone)
@@ -182,11 +180,10 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                 wait_round(board, round_number + 1)
                 expect(board.locator(".hx-board.playing")).to_be_visible()
                 time.sleep(2.5)  # a few paced steps
-                board.screenshot(path=str(artifacts / f"heirs-board-resolution-{round_number}.png"))
+                keep_screenshot(board, artifacts / f"heirs-board-resolution-{round_number}.png")
                 for index, phone in enumerate(phones):
-                    phone.screenshot(
-                        path=str(artifacts / f"heirs-phone-{index}-resolution-{round_number}.png"),
-                        timeout=30_000,
+                    keep_screenshot(
+                        phone, artifacts / f"heirs-phone-{index}-resolution-{round_number}.png"
                     )
                 playlog = board.locator("[data-testid=playlog]")
                 if round_number == 1:
@@ -213,11 +210,11 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                     break
                 time.sleep(0.3)
             expect(ending).to_be_visible()
-            board.screenshot(path=str(artifacts / "heirs-board-end.png"))
+            keep_screenshot(board, artifacts / "heirs-board-end.png")
+            # A kicked phone's seat is gone (1008): it is sent back to join this room again.
             for index, phone in enumerate(phones):
-                phone.screenshot(
-                    path=str(artifacts / f"heirs-phone-{index}-end.png"), full_page=True
-                )
+                expect(phone.locator('input[name="code"]')).to_have_value(code)
+                keep_screenshot(phone, artifacts / f"heirs-phone-{index}-kicked.png")
         finally:
             browser.close()
     assert time.monotonic() - started < 120
@@ -247,11 +244,7 @@ def test_a_reloaded_phone_keeps_its_seat_and_draft(server: ServerProcess, artifa
             expect(phone.locator(f'.hx-target input[value="{move}"]')).to_be_checked()
             expect(phone.locator("[data-testid=recruit]")).to_have_value("2")
             expect(phone.locator(f'input[name="build"][value="{chosen_build}"]')).to_be_checked()
-            phone.screenshot(
-                path=str(artifacts / "heirs-phone-reloaded-draft.png"),
-                full_page=True,
-                timeout=30_000,
-            )
+            keep_screenshot(phone, artifacts / "heirs-phone-reloaded-draft.png", full_page=True)
             seal(phone)
             expect(
                 phone.locator("[data-testid=sealed]").or_(

@@ -10,31 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import ServerProcess
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-gpu",
-]
-BOARD_SIZE = {"width": 1920, "height": 1080}
-PHONE_SIZE = {"width": 390, "height": 844}
 TIMEOUT_MS = 10_000
 
 pytestmark = pytest.mark.browser
-
-
-def launch(playwright: Playwright) -> Browser:
-    if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: install Debian's chromium (`make` installs it); "
-            "the browser tests never download a browser."
-        )
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
 def whose_turn(phones: dict[str, Page]) -> tuple[str, Page]:
@@ -108,9 +91,9 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
                 c for c in bob.context.cookies() if c["name"] == "pecet_lang"
             ).items()
 
-            board.screenshot(path=str(artifacts / "board-lobby.png"))
+            keep_screenshot(board, artifacts / "board-lobby.png")
             for name, phone in phones.items():
-                phone.screenshot(path=str(artifacts / f"phone-{name.lower()}-lobby.png"))
+                keep_screenshot(phone, artifacts / f"phone-{name.lower()}-lobby.png")
 
             board.locator("[data-testid=start]").click()
             expect(board.locator(".table")).to_be_visible()
@@ -121,10 +104,11 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
                 if turn < 14:
                     expect(board.locator("[data-testid=turn]")).to_have_text(str(turn + 1))
                 if turn == 7:
-                    board.screenshot(path=str(artifacts / "board-mid-game.png"))
+                    keep_screenshot(board, artifacts / "board-mid-game.png")
                     for other_name, other in phones.items():
-                        other.screenshot(
-                            path=str(artifacts / f"phone-{other_name.lower()}-mid-game.png"),
+                        keep_screenshot(
+                            other,
+                            artifacts / f"phone-{other_name.lower()}-mid-game.png",
                             full_page=True,
                         )
                 if turn == 8:
@@ -157,10 +141,10 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
                 alice_strength == bob_strength == strength_a == strength_b
             )
             expect(board.locator(".final")).to_have_css("opacity", "1", timeout=15_000)
-            board.screenshot(path=str(artifacts / "board-final.png"))
+            keep_screenshot(board, artifacts / "board-final.png")
             for name, phone in phones.items():
-                phone.screenshot(
-                    path=str(artifacts / f"phone-{name.lower()}-final.png"), full_page=True
+                keep_screenshot(
+                    phone, artifacts / f"phone-{name.lower()}-final.png", full_page=True
                 )
 
             # Ready on both phones starts the next game in the same room (L7.3, L2.4).

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.browser.test_hidden_leaders_browser import BOARD_SIZE, PHONE_SIZE, TIMEOUT_MS, launch
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -118,9 +119,9 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             # Sealing: one phone seals, the board shows "sealed" for it only.
             act(phones[0])
             expect(board.locator(".lg-seal.sealed")).to_have_count(1)
-            board.screenshot(path=str(artifacts / "legions-board-sealing.png"))
-            phones[0].screenshot(path=str(artifacts / "legions-phone-a-sealing.png"))
-            phones[1].screenshot(path=str(artifacts / "legions-phone-b-sealing.png"))
+            keep_screenshot(board, artifacts / "legions-board-sealing.png")
+            keep_screenshot(phones[0], artifacts / "legions-phone-a-sealing.png")
+            keep_screenshot(phones[1], artifacts / "legions-phone-b-sealing.png")
             expect(phones[0].locator(".lg-locked")).to_be_visible()
 
             done: list[str] = ["seal"]
@@ -129,10 +130,11 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             while time.monotonic() < deadline:
                 turn = int(board.locator("[data-testid=turn]").inner_text())
                 if turn >= 3 and not shot_mid and phones[0].locator("[data-testid=prompt]").count():
-                    board.screenshot(path=str(artifacts / "legions-board-mid-game.png"))
+                    keep_screenshot(board, artifacts / "legions-board-mid-game.png")
                     for letter, phone in zip("ab", phones, strict=True):
-                        phone.screenshot(
-                            path=str(artifacts / f"legions-phone-{letter}-mid-game.png"),
+                        keep_screenshot(
+                            phone,
+                            artifacts / f"legions-phone-{letter}-mid-game.png",
                             full_page=True,
                         )
                     shot_mid = True
@@ -160,12 +162,12 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             expect(board.locator("[data-testid=final]")).to_be_visible(timeout=30_000)
             expect(board.locator("[data-testid=end-reason]")).not_to_be_empty()
             board.wait_for_timeout(700)
-            board.screenshot(path=str(artifacts / "legions-board-final.png"))
+            keep_screenshot(board, artifacts / "legions-board-final.png")
             for letter, phone in zip("ab", phones, strict=True):
                 if not handed_over:
                     expect(phone.locator("[data-testid=phone-result]")).to_be_visible()
-                phone.screenshot(
-                    path=str(artifacts / f"legions-phone-{letter}-final.png"), full_page=True
+                keep_screenshot(
+                    phone, artifacts / f"legions-phone-{letter}-final.png", full_page=True
                 )
         finally:
             browser.close()

@@ -10,13 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.browser.test_hidden_leaders_browser import (
-    BOARD_SIZE,
-    PHONE_SIZE,
-    TIMEOUT_MS,
-    launch,
-    play_turn,
-)
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS, play_turn
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -74,7 +69,7 @@ def test_standings_between_games_and_the_final_podium(
             expect(phone.locator("[data-testid=my-standing]")).to_contain_text("2")
             board.locator('form[action$="/bots"] button').first.click()
             expect(board.locator("[data-testid=seats]")).to_contain_text("Bot 1")
-            board.screenshot(path=str(artifacts / "tournament-board-lobby.png"))
+            keep_screenshot(board, artifacts / "tournament-board-lobby.png")
             board.locator("[data-testid=start]").click()
 
             play_my_game(phone)
@@ -85,8 +80,8 @@ def test_standings_between_games_and_the_final_podium(
             expect(standings.locator(".standings-next")).to_contain_text("2")
             expect(phone.locator("[data-testid=my-standing]")).to_contain_text("1")
             board.wait_for_timeout(1000)  # let the table finish fading in
-            board.screenshot(path=str(artifacts / "tournament-board-standings.png"))
-            phone.screenshot(path=str(artifacts / "tournament-phone-standing.png"), full_page=True)
+            keep_screenshot(board, artifacts / "tournament-board-standings.png")
+            keep_screenshot(phone, artifacts / "tournament-phone-standing.png", full_page=True)
 
             board_final = board.locator("[data-testid=standings].final")
             for _game in range(3):  # game 2, and a rematch after a drawn game (L7.3)
@@ -101,7 +96,7 @@ def test_standings_between_games_and_the_final_podium(
             expect(board_final.locator(".podium")).to_contain_text("1")
             expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
             board.wait_for_timeout(1000)
-            board.screenshot(path=str(artifacts / "tournament-board-podium.png"))
-            phone.screenshot(path=str(artifacts / "tournament-phone-final.png"), full_page=True)
+            keep_screenshot(board, artifacts / "tournament-board-podium.png")
+            keep_screenshot(phone, artifacts / "tournament-phone-final.png", full_page=True)
         finally:
             browser.close()
