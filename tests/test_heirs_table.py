@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 from starlette.testclient import WebSocketTestSession
 
-from app.games.heirs import SCREENS, sheet_order
+from app import i18n
+from app.games.heirs import SCREENS, character_text, sheet_order
 from app.models import Match, OrderLog
 from engine.core import Rng, replay
 from engine.heirs.state import HeirsState
@@ -308,3 +309,13 @@ def test_the_leak_checks_catch_a_planted_secret() -> None:
     elsewhere["view"]["note"] = {"id": sibling.start_artifact}
     with pytest.raises(AssertionError):
         check_json_frame(elsewhere, 1, [state])
+
+
+def test_character_texts_take_the_divisors_from_the_data_in_both_languages() -> None:
+    """The Elf's divisor is tuned data (5); the phone must not show the sheet's 3."""
+    with i18n.use_language("en"):
+        assert character_text("elf").startswith("+1 attack and defence for every 5 soldiers")
+        assert character_text("knight") == "+1 attack for every 2 soldiers"
+    with i18n.use_language("cs"):
+        assert character_text("elf").startswith("+1 útok i obrana za každých 5 vojáků")
+        assert character_text("knight") == "+1 útok za každé 2 vojáky"

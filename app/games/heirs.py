@@ -12,6 +12,7 @@ from typing import Any
 from app import i18n
 from app.games import form_values, seat_names
 from engine.core import JSON
+from engine.heirs import RULES
 
 HEX = 40.0
 """Hex size (centre to corner) of the board's SVG, in SVG units."""
@@ -51,9 +52,21 @@ def character_name(cid: str) -> str:
 
 
 def character_text(cid: str) -> str:
+    # The per-soldier divisors are tuned data (seeds/heirs/characters.json), so the text
+    # takes them from there instead of repeating them.
+    knight = RULES.content.characters["knight"]["attack_per_soldiers"]
+    elf = RULES.content.characters["elf"]["attack_per_soldiers"]
     texts = {
-        "knight": i18n.gettext("+1 attack for every 2 soldiers"),
-        "elf": i18n.gettext("+1 attack and defence for every 3 soldiers; forests +1 person"),
+        "knight": i18n.ngettext(
+            "+1 attack for every %(n)s soldier", "+1 attack for every %(n)s soldiers", knight
+        )
+        % {"n": knight},
+        "elf": i18n.ngettext(
+            "+1 attack and defence for every %(n)s soldier; forests +1 person",
+            "+1 attack and defence for every %(n)s soldiers; forests +1 person",
+            elf,
+        )
+        % {"n": elf},
         "builder": i18n.gettext("buildings 1 gold cheaper; militia +1"),
         "seer": i18n.gettext("every 3rd round +2 soldiers; one more portrait"),
         "paladin": i18n.gettext("+5 defence in every battle"),

@@ -590,6 +590,19 @@ def test_h13_paladin_and_barbarian_flat_bonuses() -> None:
     assert RULES.heir_defence(RULES_CTX(), st.heirs[1]) == 15
 
 
+def test_h13_knight_and_elf_per_soldier_bonuses_with_the_tuned_elf() -> None:
+    """Knight ⌊S/2⌋ as the sheet; the Elf's divisor is tuned data (README, Balance): 5."""
+    assert RULES.content.characters["elf"]["attack_per_soldiers"] == 5
+    assert RULES.content.characters["elf"]["defence_per_soldiers"] == 5
+    st = scenario(RULES, 2, omen="quiet_night")
+    edit_heir(RULES, st, 0, character="knight", soldiers=11)
+    assert RULES.attack_value(st, RULES_CTX(), st.heirs[0]) == 11 + 5
+    assert RULES.heir_defence(RULES_CTX(), st.heirs[0]) == 11
+    edit_heir(RULES, st, 1, character="elf", soldiers=14)
+    assert RULES.attack_value(st, RULES_CTX(), st.heirs[1]) == 14 + 2
+    assert RULES.heir_defence(RULES_CTX(), st.heirs[1]) == 14 + 2
+
+
 def RULES_CTX():
     from engine.heirs.rules import PassContext
 
