@@ -105,6 +105,9 @@ class HeirsRules(HeirsEngine):
             "axis": self.map.ids[AXIS],
         }
         self._static_by_players: dict[int, JSON] = {}
+        self._neighbour_ids: tuple[tuple[str, ...], ...] = tuple(
+            tuple(self.map.ids[f] for f in around) for around in self.map.neighbours
+        )
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -178,8 +181,12 @@ class HeirsRules(HeirsEngine):
         neighbours = hexmap.neighbours[here]
         owner = state.owner
         required = self.signs_required(state, heir)
-        living_siblings = [h.seat for h in state.heirs if h.seat != seat and not h.fallen]
-        sibling_heirs = {state.heirs[s].position for s in living_siblings}
+        living_siblings: list[int] = []
+        sibling_heirs: set[int] = set()
+        for h in state.heirs:
+            if h.seat != seat and not h.fallen:
+                living_siblings.append(h.seat)
+                sibling_heirs.add(h.position)
         move: list[str] = []
         attack: list[str] = []
         for f in neighbours:
@@ -198,7 +205,7 @@ class HeirsRules(HeirsEngine):
                 attack.append(ids[f])
         if owner[here] == -1 and here != AXIS and here in sibling_heirs:
             attack.append(ids[here])
-        scout = [ids[here], *(ids[f] for f in neighbours)]
+        scout = [ids[here], *self._neighbour_ids[here]]
         # Costs inline (H8.3, H9.3, H9.4): one effects and one omen lookup for the prompt.
         effects = self.effects_of(heir)
         omen_effects = self.omen_effects(state)
@@ -249,11 +256,15 @@ class HeirsRules(HeirsEngine):
         for card_id in heir.hand:
             group = card_group[card_id]
             card_cost = self._trick_cost(card_id, trick_discount)
+            affordable = True
+            for resource, amount in card_cost.items():  # most cards cost nothing
+                if getattr(heir, resource) < amount:
+                    affordable = False
             entry: JSON = {
                 "card": card_id,
                 "group": group,
                 "cost": dict(card_cost),
-                "affordable": all(getattr(heir, r) >= a for r, a in card_cost.items()),
+                "affordable": affordable,
             }
             if card_id == self.content.new_portrait:
                 entry["targets"] = living_siblings
@@ -514,8 +525,10 @@ class HeirsRules(HeirsEngine):
             "living_capitals": {
                 str(h.seat): ids[state.capitals[h.seat]] for h in state.heirs if not h.fallen
             },
-            "finds": [ids[f] for f, find in enumerate(state.finds) if find],
-            "shards": [ids[f] for f, shard in enumerate(state.shards) if shard],
+            # Finds lie only on discovery fields and shards only on shard candidates (both
+            # in field order), so only those few fields are looked at.
+            "finds": [ids[f] for f in self.map.discovery if state.finds[f]],
+            "shards": [ids[f] for f in self.map.shard_candidates if state.shards[f]],
             "heirs": heirs_public,
             "outcome": state.outcome,
         }
