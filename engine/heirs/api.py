@@ -63,14 +63,13 @@ DEFAULT_ORDER: JSON = {
 
 def copy_order(order: JSON) -> JSON:
     """A copy deep enough to notice any later change to an order (orders nest two levels)."""
-    return {
-        key: dict(value)
-        if isinstance(value, dict)
-        else [dict(x) if isinstance(x, dict) else x for x in value]
-        if isinstance(value, list)
-        else value
-        for key, value in order.items()
-    }
+    copy = dict(order)
+    for key, value in order.items():
+        if isinstance(value, dict):
+            copy[key] = dict(value)
+        elif isinstance(value, list):
+            copy[key] = [dict(x) if isinstance(x, dict) else x for x in value]
+    return copy
 
 
 def _bad(message: str, code: str = "BAD_ORDER") -> IllegalOrder:
@@ -349,10 +348,14 @@ class HeirsRules(HeirsEngine):
     @staticmethod
     def _carry_memo(old: HeirsState, new: HeirsState, seat: int) -> None:
         """Sealing changes only the seat's own order: every other seat's prompt and checked
-        order stay valid, and the board differs only in that seat's "sealed" flag."""
+        order stay valid, the pedestals of the dry runs' context are the same, and the board
+        differs only in that seat's "sealed" flag."""
         for key, value in old.memo.items():
             if isinstance(key, tuple) and key[1] != seat:
                 new.memo[key] = value
+        context = old.memo.get("dry_run_context")
+        if context is not None:
+            new.memo["dry_run_context"] = context
         board = old.memo.get("board")
         if board is not None:
             heirs = list(board["heirs"])
@@ -389,8 +392,8 @@ class HeirsRules(HeirsEngine):
         """Shape checks and sealing-only checks; the rest is the dry run (H5.2)."""
         if not isinstance(raw, Mapping):
             raise _bad("An order is a set of parts (expedition, recruit, …).")
-        unknown = set(raw) - ORDER_KEYS
-        if unknown:
+        if not ORDER_KEYS.issuperset(raw):
+            unknown = set(raw) - ORDER_KEYS
             raise _bad(f"Unknown order part(s): {', '.join(sorted(map(str, unknown)))}.")
         order: JSON = dict(DEFAULT_ORDER)
         index_of = self.map.index_of

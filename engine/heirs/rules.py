@@ -126,6 +126,8 @@ class Step:
 
     def exchanges(self) -> None:
         """Part 1: Market trades in the sealed order (H10)."""
+        if not self.order["exchanges"]:
+            return
         heir = self.heir
         rates = self.rules.content.buildings["market"]["rates"]
         for line in self.order["exchanges"]:
@@ -550,6 +552,10 @@ class HeirsEngine:
         self.retreat_loss: int = content.setup["retreat_loss"]
         self.effects = {**content.characters, **content.artifact_effects}
         self._effect_cache: dict[tuple[str, ...], dict[str, int]] = {}
+        self.field_yield: tuple[tuple[int, int], ...] = tuple(
+            content.ring_yield.get(ring, (0, 0)) for ring in self.map.ring
+        )
+        """(people, gold) that each field yields its owner (H8.5); the Axis is never owned."""
         self._trick_cost_cache: dict[tuple[str, int], dict[str, int]] = {}
 
     # -- small lookups ---------------------------------------------------------------------
@@ -564,7 +570,11 @@ class HeirsEngine:
     def effects_of(self, heir: Heir) -> dict[str, int]:
         """All numeric effects of the heir's character and artifacts, summed (cached: the
         combinations are few and effects are looked up in every battle and prompt)."""
-        key = (heir.character, heir.start_artifact, *heir.backpack)
+        # Most heirs carry no comet artifact: a plain pair is the cheapest key to build.
+        if heir.backpack:
+            key: tuple[str, ...] = (heir.character, heir.start_artifact, *heir.backpack)
+        else:
+            key = (heir.character, heir.start_artifact)
         cached = self._effect_cache.get(key)
         if cached is None:
             cached = {}
@@ -922,21 +932,19 @@ class HeirsEngine:
         players = st.players
         people = [0] * players
         gold = [0] * players
-        ring = self.map.ring
-        ring_yield = self.content.ring_yield
-        forest = self.map.forest_pattern
+        field_yield = self.field_yield
         capitals = st.capitals
-        capital_set = set(capitals)
+        forests = self.map.forest_pattern.difference(capitals)  # a capital is never a forest
+        conquered = st.conquered
         forest_bonus = [self.effect(h, "forest_people") for h in st.heirs]
         for f, owner in enumerate(st.owner):
-            if owner < 0 or (f in capital_set and capitals[owner] == f):
+            # A dynasty's own capital pays the capital income below, not a field's.
+            if owner < 0 or capitals[owner] == f or (storm and conquered[f]):
                 continue
-            if storm and st.conquered[f]:
-                continue
-            field_people, field_gold = ring_yield[ring[f]]
+            field_people, field_gold = field_yield[f]
             people[owner] += field_people
             gold[owner] += field_gold
-            if f in forest and f not in capital_set:
+            if f in forests:
                 people[owner] += forest_bonus[owner]
         cap_people, cap_gold, cap_knowledge = self.content.capital_income
         for heir in st.heirs:
@@ -1037,7 +1045,12 @@ class HeirsEngine:
         # A dry run changes only the seat's own heir (H5.2a: no battle, no find, no settling,
         # and every other read of the state is of siblings or the board), so the step works
         # on a copy of that heir alone and reads everything else from ``state`` unchanged.
-        ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
+        # A dry run only reads the context's pedestal order (who defends first), which
+        # sealing never changes: one context serves every dry run of the round's states.
+        ctx = state.memo.get("dry_run_context")
+        if ctx is None:
+            ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
+            state.memo["dry_run_context"] = ctx
         step = Step(self, state, seat, order, ctx, [], None, validate=True)
         step.heir = clone_heir(state.heirs[seat])
         step.run()
