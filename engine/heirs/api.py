@@ -140,9 +140,10 @@ class HeirsRules(HeirsEngine):
 
     def prompt(self, state: HeirsState, seat: int) -> JSON | None:
         key = ("prompt", seat)
-        if key not in state.memo:
-            state.memo[key] = self._prompt(state, seat)
-        cached = state.memo[key]
+        if key in state.memo:
+            cached = state.memo[key]
+        else:
+            cached = state.memo[key] = self._prompt(state, seat)
         # A shallow copy: callers may annotate the prompt without touching the memo.
         return None if cached is None else dict(cached)
 
@@ -326,6 +327,8 @@ class HeirsRules(HeirsEngine):
             st = clone_state(state, heirs=False, board=False)
             st.heirs[seat] = heir_copy = self._copy_heir(state, seat)
             heir_copy.setup_choice = choice
+            # Other seats' prompts change (a colour is taken), the board only by "sealed".
+            self._carry_board(state, st, seat)
             return st
         if state.phase == PHASE_OVER:
             raise NotYourTurn("The game is over.")
@@ -345,8 +348,8 @@ class HeirsRules(HeirsEngine):
         self._carry_memo(state, st, seat)
         return st
 
-    @staticmethod
-    def _carry_memo(old: HeirsState, new: HeirsState, seat: int) -> None:
+    @classmethod
+    def _carry_memo(cls, old: HeirsState, new: HeirsState, seat: int) -> None:
         """Sealing changes only the seat's own order: every other seat's prompt and checked
         order stay valid, the pedestals of the dry runs' context are the same, and the board
         differs only in that seat's "sealed" flag."""
@@ -356,6 +359,10 @@ class HeirsRules(HeirsEngine):
         context = old.memo.get("dry_run_context")
         if context is not None:
             new.memo["dry_run_context"] = context
+        cls._carry_board(old, new, seat)
+
+    @staticmethod
+    def _carry_board(old: HeirsState, new: HeirsState, seat: int) -> None:
         board = old.memo.get("board")
         if board is not None:
             heirs = list(board["heirs"])

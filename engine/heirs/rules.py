@@ -1329,6 +1329,8 @@ class HeirsEngine:
             self._take_find_for(st, events, seat, target)
 
     def _take_find_for(self, st: HeirsState, events: list[Event], seat: int, target: int) -> None:
+        if not st.finds[target]:
+            return  # nothing to take: no step needed
         order = st.heirs[seat].order or {}
         step = Step(self, st, seat, order, PassContext(), events, None, validate=False)
         step.take_find(target)
@@ -1420,11 +1422,8 @@ class HeirsEngine:
     def council(self, st: HeirsState, heir: Heir) -> JSON:
         """H19.2 breakdown and total."""
         points = self.content.council
-        fields = sum(
-            1
-            for f, owner in enumerate(st.owner)
-            if owner == heir.seat and f != st.capitals[heir.seat]
-        )
+        capital = st.capitals[heir.seat]
+        fields = st.owner.count(heir.seat) - (1 if st.owner[capital] == heir.seat else 0)
         artifacts = len(heir.backpack) + (1 if heir.start_artifact else 0)
         levels = sum(heir.abilities)
         breakdown = {
