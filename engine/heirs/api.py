@@ -180,13 +180,13 @@ class HeirsRules(HeirsEngine):
         here = heir.position
         neighbours = hexmap.neighbours[here]
         owner = state.owner
-        required = self.signs_required(state, heir)
         living_siblings: list[int] = []
         sibling_heirs: set[int] = set()
         for h in state.heirs:
             if h.seat != seat and not h.fallen:
                 living_siblings.append(h.seat)
                 sibling_heirs.add(h.position)
+        required = self.signs_required(state, heir, len(living_siblings))
         move: list[str] = []
         attack: list[str] = []
         for f in neighbours:
@@ -208,7 +208,8 @@ class HeirsRules(HeirsEngine):
         scout = [ids[here], *self._neighbour_ids[here]]
         # Costs inline (H8.3, H9.3, H9.4): one effects and one omen lookup for the prompt.
         effects = self.effects_of(heir)
-        omen_effects = self.omen_effects(state)
+        omen = self.omen(state)
+        omen_effects = self.content.omens[omen] if omen else {}
         ring = hexmap.ring
         ring_settle = self.content.ring_settle
         settle_discount = effects.get("settle_discount", 0)
@@ -228,7 +229,9 @@ class HeirsRules(HeirsEngine):
         buildings = []
         for name, level in zip(BUILDINGS, heir.buildings, strict=True):
             if level < top_building:
-                building_cost: int | None = max(0, building_costs[level] - discount)
+                building_cost: int | None = building_costs[level] - discount
+                if building_cost < 0:
+                    building_cost = 0
                 if halved:
                     building_cost = -(-building_cost // 2)
                 affordable = building_cost <= gold
@@ -252,10 +255,10 @@ class HeirsRules(HeirsEngine):
             )
         tricks = []
         card_group = self.content.card_group
-        trick_discount = effects.get("trick_discount", 0)
+        trick_costs = self.trick_costs(effects.get("trick_discount", 0))
         for card_id in heir.hand:
             group = card_group[card_id]
-            card_cost = self._trick_cost(card_id, trick_discount)
+            card_cost = trick_costs[card_id]
             affordable = True
             for resource, amount in card_cost.items():  # most cards cost nothing
                 if getattr(heir, resource) < amount:
@@ -283,7 +286,7 @@ class HeirsRules(HeirsEngine):
             "kind": "orders",
             "round": state.round,
             "rounds": state.rounds,
-            "omen": self.omen(state),
+            "omen": omen,
             "pedestal": state.pedestals.index(seat) + 1,
             "position": ids[here],
             "expedition": {"move": move, "attack": attack, "scout": scout, "stay": True},

@@ -556,7 +556,7 @@ class HeirsEngine:
             content.ring_yield.get(ring, (0, 0)) for ring in self.map.ring
         )
         """(people, gold) that each field yields its owner (H8.5); the Axis is never owned."""
-        self._trick_cost_cache: dict[tuple[str, int], dict[str, int]] = {}
+        self._trick_costs: dict[int, dict[str, dict[str, int]]] = {}
 
     # -- small lookups ---------------------------------------------------------------------
 
@@ -634,17 +634,22 @@ class HeirsEngine:
 
     def trick_cost(self, heir: Heir, card_id: str) -> dict[str, int]:
         """H11.6: the Thief pays 1 less of every priced card (shared: do not mutate)."""
-        return self._trick_cost(card_id, self.effects_of(heir).get("trick_discount", 0))
+        return self.trick_costs(self.effects_of(heir).get("trick_discount", 0))[card_id]
 
-    def _trick_cost(self, card_id: str, discount: int) -> dict[str, int]:
-        key = (card_id, discount)
-        cost = self._trick_cost_cache.get(key)
-        if cost is None:
-            cost = self.content.cards[card_id].get("cost", {})
-            if discount:
-                cost = {resource: max(0, amount - discount) for resource, amount in cost.items()}
-            self._trick_cost_cache[key] = cost
-        return cost
+    def trick_costs(self, discount: int) -> dict[str, dict[str, int]]:
+        """Every card's cost with this discount, by card (cached, shared: do not mutate)."""
+        costs = self._trick_costs.get(discount)
+        if costs is None:
+            costs = {}
+            for card_id, card in self.content.cards.items():
+                cost: dict[str, int] = card.get("cost", {})
+                if discount:
+                    cost = {
+                        resource: max(0, amount - discount) for resource, amount in cost.items()
+                    }
+                costs[card_id] = cost
+            self._trick_costs[discount] = costs
+        return costs
 
     def militia(self, heir: Heir) -> int:
         """H12.4: 2 + Walls level, +1 for the Builder."""
@@ -668,14 +673,17 @@ class HeirsEngine:
             "walls": heir.buildings[WALLS],
         }
 
-    def signs_required(self, st: HeirsState, heir: Heir) -> int:
-        """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held."""
+    def signs_required(self, st: HeirsState, heir: Heir, living_siblings: int = -1) -> int:
+        """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held.
+        A caller that has just counted the living siblings passes that count."""
         heirs = st.heirs
         seat = heir.seat
-        siblings = 0  # living siblings + fallen siblings whose Sign the heir holds
-        for h in heirs:
-            if not h.fallen and h.seat != seat:
-                siblings += 1
+        siblings = living_siblings  # + fallen siblings whose Sign the heir holds, below
+        if siblings < 0:
+            siblings = 0
+            for h in heirs:
+                if not h.fallen and h.seat != seat:
+                    siblings += 1
         for s in heir.signs:
             if heirs[s].fallen:
                 siblings += 1
