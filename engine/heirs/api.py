@@ -541,10 +541,8 @@ class HeirsRules(HeirsEngine):
             "living_capitals": {
                 str(h.seat): ids[state.capitals[h.seat]] for h in state.heirs if not h.fallen
             },
-            # Finds lie only on discovery fields and shards only on shard candidates (both
-            # in field order), so only those few fields are looked at.
-            "finds": [ids[f] for f in self.map.discovery if state.finds[f]],
-            "shards": [ids[f] for f in self.map.shard_candidates if state.shards[f]],
+            "finds": [ids[f] for f, find in enumerate(state.finds) if find],
+            "shards": [ids[f] for f, shard in enumerate(state.shards) if shard],
             "heirs": heirs_public,
             "outcome": state.outcome,
         }

@@ -673,17 +673,17 @@ class HeirsEngine:
             "walls": heir.buildings[WALLS],
         }
 
-    def signs_required(self, st: HeirsState, heir: Heir, living_siblings: int = -1) -> int:
+    def signs_required(self, st: HeirsState, heir: Heir, living_siblings: int | None = None) -> int:
         """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held.
         A caller that has just counted the living siblings passes that count."""
         heirs = st.heirs
         seat = heir.seat
-        siblings = living_siblings  # + fallen siblings whose Sign the heir holds, below
-        if siblings < 0:
-            siblings = 0
+        if living_siblings is None:
+            living_siblings = 0
             for h in heirs:
                 if not h.fallen and h.seat != seat:
-                    siblings += 1
+                    living_siblings += 1
+        siblings = living_siblings  # and the fallen siblings whose Sign the heir holds:
         for s in heir.signs:
             if heirs[s].fallen:
                 siblings += 1
@@ -942,7 +942,7 @@ class HeirsEngine:
         gold = [0] * players
         field_yield = self.field_yield
         capitals = st.capitals
-        forests = self.map.forest_pattern.difference(capitals)  # a capital is never a forest
+        forests = self.map.forest_pattern.difference(capitals)  # as the board shows them
         conquered = st.conquered
         forest_bonus = [self.effect(h, "forest_people") for h in st.heirs]
         for f, owner in enumerate(st.owner):
@@ -1053,8 +1053,8 @@ class HeirsEngine:
         # A dry run changes only the seat's own heir (H5.2a: no battle, no find, no settling,
         # and every other read of the state is of siblings or the board), so the step works
         # on a copy of that heir alone and reads everything else from ``state`` unchanged.
-        # A dry run only reads the context's pedestal order (who defends first), which
-        # sealing never changes: one context serves every dry run of the round's states.
+        # Of the context it reads only the pedestal order (who defends first), which sealing
+        # never changes: one context serves every dry run of the round's states.
         ctx = state.memo.get("dry_run_context")
         if ctx is None:
             ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
