@@ -33,6 +33,9 @@ ORDER_KEYS = frozenset(
     ("expedition", "settle", "recruit", "build", "learn", "trick", "exchanges", "retreat")
 )
 MAX_EXCHANGE_LINES = 12
+MAPPINGS = (dict, Mapping)
+"""What an order or its part may be. Orders are nearly always plain dicts, and ``dict`` first
+spares them the abstract ``Mapping`` check, which costs several times more."""
 BOT_ME_KEYS = frozenset(
     (
         "seat",
@@ -63,14 +66,13 @@ DEFAULT_ORDER: JSON = {
 
 def copy_order(order: JSON) -> JSON:
     """A copy deep enough to notice any later change to an order (orders nest two levels)."""
-    return {
-        key: dict(value)
-        if isinstance(value, dict)
-        else [dict(x) if isinstance(x, dict) else x for x in value]
-        if isinstance(value, list)
-        else value
-        for key, value in order.items()
-    }
+    copy = dict(order)
+    for key, value in order.items():
+        if isinstance(value, dict):
+            copy[key] = dict(value)
+        elif isinstance(value, list):
+            copy[key] = [dict(x) if isinstance(x, dict) else x for x in value]
+    return copy
 
 
 def _bad(message: str, code: str = "BAD_ORDER") -> IllegalOrder:
@@ -105,6 +107,9 @@ class HeirsRules(HeirsEngine):
             "axis": self.map.ids[AXIS],
         }
         self._static_by_players: dict[int, JSON] = {}
+        self._neighbour_ids: tuple[tuple[str, ...], ...] = tuple(
+            tuple(self.map.ids[f] for f in around) for around in self.map.neighbours
+        )
 
     # -- protocol --------------------------------------------------------------------------
 
@@ -138,9 +143,10 @@ class HeirsRules(HeirsEngine):
 
     def prompt(self, state: HeirsState, seat: int) -> JSON | None:
         key = ("prompt", seat)
-        if key not in state.memo:
-            state.memo[key] = self._prompt(state, seat)
-        cached = state.memo[key]
+        if key in state.memo:
+            cached = state.memo[key]
+        else:
+            cached = state.memo[key] = self._prompt(state, seat)
         # A shallow copy: callers may annotate the prompt without touching the memo.
         return None if cached is None else dict(cached)
 
@@ -177,9 +183,13 @@ class HeirsRules(HeirsEngine):
         here = heir.position
         neighbours = hexmap.neighbours[here]
         owner = state.owner
-        required = self.signs_required(state, heir)
-        living_siblings = [h.seat for h in state.heirs if h.seat != seat and not h.fallen]
-        sibling_heirs = {state.heirs[s].position for s in living_siblings}
+        living_siblings: list[int] = []
+        sibling_heirs: set[int] = set()
+        for h in state.heirs:
+            if h.seat != seat and not h.fallen:
+                living_siblings.append(h.seat)
+                sibling_heirs.add(h.position)
+        required = self.signs_required(state, heir, len(living_siblings))
         move: list[str] = []
         attack: list[str] = []
         for f in neighbours:
@@ -198,10 +208,11 @@ class HeirsRules(HeirsEngine):
                 attack.append(ids[f])
         if owner[here] == -1 and here != AXIS and here in sibling_heirs:
             attack.append(ids[here])
-        scout = [ids[here], *(ids[f] for f in neighbours)]
+        scout = [ids[here], *self._neighbour_ids[here]]
         # Costs inline (H8.3, H9.3, H9.4): one effects and one omen lookup for the prompt.
         effects = self.effects_of(heir)
-        omen_effects = self.omen_effects(state)
+        omen = self.omen(state)
+        omen_effects = self.content.omens[omen] if omen else {}
         ring = hexmap.ring
         ring_settle = self.content.ring_settle
         settle_discount = effects.get("settle_discount", 0)
@@ -221,7 +232,9 @@ class HeirsRules(HeirsEngine):
         buildings = []
         for name, level in zip(BUILDINGS, heir.buildings, strict=True):
             if level < top_building:
-                building_cost: int | None = max(0, building_costs[level] - discount)
+                building_cost: int | None = building_costs[level] - discount
+                if building_cost < 0:
+                    building_cost = 0
                 if halved:
                     building_cost = -(-building_cost // 2)
                 affordable = building_cost <= gold
@@ -245,15 +258,19 @@ class HeirsRules(HeirsEngine):
             )
         tricks = []
         card_group = self.content.card_group
-        trick_discount = effects.get("trick_discount", 0)
+        trick_costs = self.trick_costs(effects.get("trick_discount", 0))
         for card_id in heir.hand:
             group = card_group[card_id]
-            card_cost = self._trick_cost(card_id, trick_discount)
+            card_cost = trick_costs[card_id]
+            affordable = True
+            for resource, amount in card_cost.items():  # most cards cost nothing
+                if getattr(heir, resource) < amount:
+                    affordable = False
             entry: JSON = {
                 "card": card_id,
                 "group": group,
                 "cost": dict(card_cost),
-                "affordable": all(getattr(heir, r) >= a for r, a in card_cost.items()),
+                "affordable": affordable,
             }
             if card_id == self.content.new_portrait:
                 entry["targets"] = living_siblings
@@ -272,7 +289,7 @@ class HeirsRules(HeirsEngine):
             "kind": "orders",
             "round": state.round,
             "rounds": state.rounds,
-            "omen": self.omen(state),
+            "omen": omen,
             "pedestal": state.pedestals.index(seat) + 1,
             "position": ids[here],
             "expedition": {"move": move, "attack": attack, "scout": scout, "stay": True},
@@ -316,6 +333,8 @@ class HeirsRules(HeirsEngine):
             st = clone_state(state, heirs=False, board=False)
             st.heirs[seat] = heir_copy = self._copy_heir(state, seat)
             heir_copy.setup_choice = choice
+            # Other seats' prompts change (a colour is taken), the board only by "sealed".
+            self._carry_board(state, st, seat)
             return st
         if state.phase == PHASE_OVER:
             raise NotYourTurn("The game is over.")
@@ -335,13 +354,21 @@ class HeirsRules(HeirsEngine):
         self._carry_memo(state, st, seat)
         return st
 
-    @staticmethod
-    def _carry_memo(old: HeirsState, new: HeirsState, seat: int) -> None:
+    @classmethod
+    def _carry_memo(cls, old: HeirsState, new: HeirsState, seat: int) -> None:
         """Sealing changes only the seat's own order: every other seat's prompt and checked
-        order stay valid, and the board differs only in that seat's "sealed" flag."""
+        order stay valid, the pedestals of the dry runs' context are the same, and the board
+        differs only in that seat's "sealed" flag."""
         for key, value in old.memo.items():
             if isinstance(key, tuple) and key[1] != seat:
                 new.memo[key] = value
+        context = old.memo.get("dry_run_context")
+        if context is not None:
+            new.memo["dry_run_context"] = context
+        cls._carry_board(old, new, seat)
+
+    @staticmethod
+    def _carry_board(old: HeirsState, new: HeirsState, seat: int) -> None:
         board = old.memo.get("board")
         if board is not None:
             heirs = list(board["heirs"])
@@ -376,16 +403,16 @@ class HeirsRules(HeirsEngine):
 
     def normalize_order(self, state: HeirsState, seat: int, raw: Mapping[str, Any]) -> JSON:
         """Shape checks and sealing-only checks; the rest is the dry run (H5.2)."""
-        if not isinstance(raw, Mapping):
+        if not isinstance(raw, MAPPINGS):
             raise _bad("An order is a set of parts (expedition, recruit, …).")
-        unknown = set(raw) - ORDER_KEYS
-        if unknown:
+        if not ORDER_KEYS.issuperset(raw):
+            unknown = set(raw) - ORDER_KEYS
             raise _bad(f"Unknown order part(s): {', '.join(sorted(map(str, unknown)))}.")
         order: JSON = dict(DEFAULT_ORDER)
         index_of = self.map.index_of
         expedition = raw.get("expedition")
         if expedition is not None:
-            if not isinstance(expedition, Mapping) or expedition.get("kind") not in EXPEDITIONS:
+            if not isinstance(expedition, MAPPINGS) or expedition.get("kind") not in EXPEDITIONS:
                 raise _bad("The expedition is one of move, attack, scout or stay.")
             kind = expedition["kind"]
             target = expedition.get("field")
@@ -424,7 +451,7 @@ class HeirsRules(HeirsEngine):
             raise _bad(f"Exchanges are a list of at most {MAX_EXCHANGE_LINES} trades.")
         lines: list[JSON] = []
         for line in raw:
-            if not isinstance(line, Mapping):
+            if not isinstance(line, MAPPINGS):
                 raise _bad("Each exchange names give, get and trades.")
             give, get, trades = line.get("give"), line.get("get"), line.get("trades", 1)
             if give not in RESOURCES or get not in RESOURCES or give == get:
@@ -437,7 +464,7 @@ class HeirsRules(HeirsEngine):
     def _normalize_trick(self, state: HeirsState, seat: int, raw: Any) -> JSON | None:
         if raw is None:
             return None
-        if not isinstance(raw, Mapping) or not isinstance(raw.get("card"), str):
+        if not isinstance(raw, MAPPINGS) or not isinstance(raw.get("card"), str):
             raise _bad("Name the trick card you play.")
         card = raw["card"]
         heir = state.heirs[seat]

@@ -126,6 +126,8 @@ class Step:
 
     def exchanges(self) -> None:
         """Part 1: Market trades in the sealed order (H10)."""
+        if not self.order["exchanges"]:
+            return
         heir = self.heir
         rates = self.rules.content.buildings["market"]["rates"]
         for line in self.order["exchanges"]:
@@ -550,7 +552,11 @@ class HeirsEngine:
         self.retreat_loss: int = content.setup["retreat_loss"]
         self.effects = {**content.characters, **content.artifact_effects}
         self._effect_cache: dict[tuple[str, ...], dict[str, int]] = {}
-        self._trick_cost_cache: dict[tuple[str, int], dict[str, int]] = {}
+        self.field_yield: tuple[tuple[int, int], ...] = tuple(
+            content.ring_yield.get(ring, (0, 0)) for ring in self.map.ring
+        )
+        """(people, gold) that each field yields its owner (H8.5); the Axis is never owned."""
+        self._trick_costs: dict[int, dict[str, dict[str, int]]] = {}
 
     # -- small lookups ---------------------------------------------------------------------
 
@@ -564,7 +570,11 @@ class HeirsEngine:
     def effects_of(self, heir: Heir) -> dict[str, int]:
         """All numeric effects of the heir's character and artifacts, summed (cached: the
         combinations are few and effects are looked up in every battle and prompt)."""
-        key = (heir.character, heir.start_artifact, *heir.backpack)
+        # Most heirs carry no comet artifact: a plain pair is the cheapest key to build.
+        if heir.backpack:
+            key: tuple[str, ...] = (heir.character, heir.start_artifact, *heir.backpack)
+        else:
+            key = (heir.character, heir.start_artifact)
         cached = self._effect_cache.get(key)
         if cached is None:
             cached = {}
@@ -624,17 +634,22 @@ class HeirsEngine:
 
     def trick_cost(self, heir: Heir, card_id: str) -> dict[str, int]:
         """H11.6: the Thief pays 1 less of every priced card (shared: do not mutate)."""
-        return self._trick_cost(card_id, self.effects_of(heir).get("trick_discount", 0))
+        return self.trick_costs(self.effects_of(heir).get("trick_discount", 0))[card_id]
 
-    def _trick_cost(self, card_id: str, discount: int) -> dict[str, int]:
-        key = (card_id, discount)
-        cost = self._trick_cost_cache.get(key)
-        if cost is None:
-            cost = self.content.cards[card_id].get("cost", {})
-            if discount:
-                cost = {resource: max(0, amount - discount) for resource, amount in cost.items()}
-            self._trick_cost_cache[key] = cost
-        return cost
+    def trick_costs(self, discount: int) -> dict[str, dict[str, int]]:
+        """Every card's cost with this discount, by card (cached, shared: do not mutate)."""
+        costs = self._trick_costs.get(discount)
+        if costs is None:
+            costs = {}
+            for card_id, card in self.content.cards.items():
+                cost: dict[str, int] = card.get("cost", {})
+                if discount:
+                    cost = {
+                        resource: max(0, amount - discount) for resource, amount in cost.items()
+                    }
+                costs[card_id] = cost
+            self._trick_costs[discount] = costs
+        return costs
 
     def militia(self, heir: Heir) -> int:
         """H12.4: 2 + Walls level, +1 for the Builder."""
@@ -658,14 +673,17 @@ class HeirsEngine:
             "walls": heir.buildings[WALLS],
         }
 
-    def signs_required(self, st: HeirsState, heir: Heir) -> int:
-        """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held."""
+    def signs_required(self, st: HeirsState, heir: Heir, living_siblings: int | None = None) -> int:
+        """H17.3: min(table, A) − 1 with Legacy, A = living siblings + fallen Signs held.
+        A caller that has just counted the living siblings passes that count."""
         heirs = st.heirs
         seat = heir.seat
-        siblings = 0  # living siblings + fallen siblings whose Sign the heir holds
-        for h in heirs:
-            if not h.fallen and h.seat != seat:
-                siblings += 1
+        if living_siblings is None:
+            living_siblings = 0
+            for h in heirs:
+                if not h.fallen and h.seat != seat:
+                    living_siblings += 1
+        siblings = living_siblings  # and the fallen siblings whose Sign the heir holds:
         for s in heir.signs:
             if heirs[s].fallen:
                 siblings += 1
@@ -922,21 +940,19 @@ class HeirsEngine:
         players = st.players
         people = [0] * players
         gold = [0] * players
-        ring = self.map.ring
-        ring_yield = self.content.ring_yield
-        forest = self.map.forest_pattern
+        field_yield = self.field_yield
         capitals = st.capitals
-        capital_set = set(capitals)
+        forests = self.map.forest_pattern.difference(capitals)  # as the board shows them
+        conquered = st.conquered
         forest_bonus = [self.effect(h, "forest_people") for h in st.heirs]
         for f, owner in enumerate(st.owner):
-            if owner < 0 or (f in capital_set and capitals[owner] == f):
+            # A dynasty's own capital pays the capital income below, not a field's.
+            if owner < 0 or capitals[owner] == f or (storm and conquered[f]):
                 continue
-            if storm and st.conquered[f]:
-                continue
-            field_people, field_gold = ring_yield[ring[f]]
+            field_people, field_gold = field_yield[f]
             people[owner] += field_people
             gold[owner] += field_gold
-            if f in forest and f not in capital_set:
+            if f in forests:
                 people[owner] += forest_bonus[owner]
         cap_people, cap_gold, cap_knowledge = self.content.capital_income
         for heir in st.heirs:
@@ -1037,7 +1053,12 @@ class HeirsEngine:
         # A dry run changes only the seat's own heir (H5.2a: no battle, no find, no settling,
         # and every other read of the state is of siblings or the board), so the step works
         # on a copy of that heir alone and reads everything else from ``state`` unchanged.
-        ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
+        # Of the context it reads only the pedestal order (who defends first), which sealing
+        # never changes: one context serves every dry run of the round's states.
+        ctx = state.memo.get("dry_run_context")
+        if ctx is None:
+            ctx = PassContext(pedestal={s: i for i, s in enumerate(state.pedestals)})
+            state.memo["dry_run_context"] = ctx
         step = Step(self, state, seat, order, ctx, [], None, validate=True)
         step.heir = clone_heir(state.heirs[seat])
         step.run()
@@ -1316,6 +1337,8 @@ class HeirsEngine:
             self._take_find_for(st, events, seat, target)
 
     def _take_find_for(self, st: HeirsState, events: list[Event], seat: int, target: int) -> None:
+        if not st.finds[target]:
+            return  # nothing to take: no step needed
         order = st.heirs[seat].order or {}
         step = Step(self, st, seat, order, PassContext(), events, None, validate=False)
         step.take_find(target)
@@ -1407,11 +1430,8 @@ class HeirsEngine:
     def council(self, st: HeirsState, heir: Heir) -> JSON:
         """H19.2 breakdown and total."""
         points = self.content.council
-        fields = sum(
-            1
-            for f, owner in enumerate(st.owner)
-            if owner == heir.seat and f != st.capitals[heir.seat]
-        )
+        capital = st.capitals[heir.seat]
+        fields = st.owner.count(heir.seat) - (1 if st.owner[capital] == heir.seat else 0)
         artifacts = len(heir.backpack) + (1 if heir.start_artifact else 0)
         levels = sum(heir.abilities)
         breakdown = {
