@@ -87,6 +87,8 @@
     connected = false;
     var code = evt.detail && evt.detail.event ? evt.detail.event.code : 0;
     if (code === 1008 && body.dataset.joinUrl) {  // the seat is gone: join again
+      // Forget its token first, or the join page would try to restore the dead seat.
+      try { localStorage.removeItem(seatKey(body.dataset.seatCode)); } catch (e) { /* no storage */ }
       setTimeout(function () { window.location.href = body.dataset.joinUrl; }, 2500);
       return;
     }

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -19,6 +21,9 @@ PHONE_SIZE = {"width": 390, "height": 844}
 SCREENSHOT_TIMEOUT_MS = 60_000
 """Screenshots are artifacts for people, not checks; on two busy cores with four renderers a
 full-page capture can wait far longer than a click should, so it gets its own generous limit."""
+SCREENSHOT_ATTEMPTS = 3
+"""Chromium refuses a capture ("Unable to capture screenshot") while a page is between two
+documents; the next attempt, once the new document has loaded, succeeds."""
 
 
 def launch(playwright: Playwright) -> Browser:
@@ -31,4 +36,12 @@ def launch(playwright: Playwright) -> Browser:
 
 
 def keep_screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
-    page.screenshot(path=str(path), full_page=full_page, timeout=SCREENSHOT_TIMEOUT_MS)
+    for attempt in range(1, SCREENSHOT_ATTEMPTS + 1):
+        page.wait_for_load_state("load")
+        try:
+            page.screenshot(path=str(path), full_page=full_page, timeout=SCREENSHOT_TIMEOUT_MS)
+            return
+        except PlaywrightError as refused:
+            if isinstance(refused, PlaywrightTimeout) or attempt == SCREENSHOT_ATTEMPTS:
+                raise
+            page.wait_for_timeout(500)

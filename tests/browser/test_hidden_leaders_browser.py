@@ -53,7 +53,6 @@ def play_turn(page: Page, turn: int) -> None:
 
 
 def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) -> None:
-    started = time.monotonic()
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
@@ -154,4 +153,3 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             expect(board.locator("[data-testid=turn]")).to_have_text("1")
         finally:
             browser.close()
-    assert time.monotonic() - started < 120

@@ -81,7 +81,6 @@ def act(phone: Page) -> str | None:
 
 
 def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Path) -> None:
-    started = time.monotonic()
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
@@ -171,4 +170,3 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
                 )
         finally:
             browser.close()
-    assert time.monotonic() - started < 150
