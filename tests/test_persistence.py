@@ -89,7 +89,7 @@ def test_every_acknowledged_order_is_in_the_file_at_once(server: ServerProcess) 
 def test_bots_resume_their_game_after_a_crash(tmp_path: Path) -> None:
     slow = ServerProcess(
         database_url=f"sqlite:///{tmp_path / 'bots.sqlite3'}",
-        bot_delay=0.15,
+        bot_delay=0.4,  # slow enough that the kill lands mid-game on a busy machine
         log_path=tmp_path / "server.log",
     )
     slow.start()

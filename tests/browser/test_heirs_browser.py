@@ -82,7 +82,7 @@ def setup_phone(phone: Page, artifacts: Path, shot: str | None) -> None:
             keep_screenshot(phone, artifacts / shot, full_page=True)
         form.locator("[data-testid=seal-setup]").click()
         try:
-            form.wait_for(state="detached", timeout=3000)
+            form.wait_for(state="detached", timeout=10_000)
             return
         except PlaywrightTimeout:
             expect(phone.locator("#phone-error")).to_contain_text("taken")
@@ -200,6 +200,11 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                 board.locator(".hx-kick summary").click()
                 board.locator(f"[data-testid=kick-{seat}]").click()
                 expect(board.locator(f"[data-testid=kick-{seat}]")).to_have_count(0)
+                # The new bot seals at once, and that re-render closes the host menu: wait
+                # for it before opening the menu again.
+                if seat < 2:
+                    heir = board.locator(f'.hx-heir[data-seat="{seat}"]')
+                    expect(heir).to_have_class(re.compile(r"\b(sealed|fallen)\b"))
             ending = board.locator("[data-testid=ending]")
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline:

@@ -139,7 +139,7 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             assert {alice_strength, bob_strength} == {strength_a, strength_b} or (
                 alice_strength == bob_strength == strength_a == strength_b
             )
-            expect(board.locator(".final")).to_have_css("opacity", "1", timeout=15_000)
+            expect(board.locator(".final")).to_have_css("opacity", "1", timeout=30_000)
             keep_screenshot(board, artifacts / "board-final.png")
             for name, phone in phones.items():
                 keep_screenshot(
