@@ -59,6 +59,15 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
+        """Start the server; if its port was taken meanwhile (free_port only probed it), it
+        exits at once, and it starts again on a fresh port."""
+        for _attempt in range(3):
+            if self._launch():
+                return
+            self.port = free_port()
+        raise RuntimeError(f"server exited with {self.process and self.process.returncode}")
+
+    def _launch(self) -> bool:
         env = {
             **os.environ,
             "DATABASE_URL": self.database_url,
@@ -87,10 +96,10 @@ class ServerProcess:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}")
+                return False
             try:
                 if httpx.get(f"{self.base_url}/healthz", timeout=1).status_code == 200:
-                    return
+                    return True
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("server did not start within 60 s")
