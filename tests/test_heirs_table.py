@@ -319,3 +319,29 @@ def test_character_texts_take_the_divisors_from_the_data_in_both_languages() -> 
     with i18n.use_language("cs"):
         assert character_text("elf").startswith("+1 útok i obrana za každých 5 vojáků")
         assert character_text("knight") == "+1 útok za každé 2 vojáky"
+
+
+def test_the_order_sheet_keeps_the_heirs_own_purse_in_sight(client: TestClient) -> None:
+    """H23: the phone always shows its own resources; the top line repeats them so a player
+    composing the sheet sees what it can spend without scrolling to the heir's card."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", json={"style": "expander"}, headers=auth(host))
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    live = live_room(client, code)
+    setup = RULES.random_order(live.match.state, 0, Rng(7))
+    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
+    deadline = time.monotonic() + 10
+    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+        assert time.monotonic() < deadline, "the round never opened"
+        time.sleep(0.02)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    page = client.get(f"/r/{code}").text
+    heir = live.match.state.heirs[0]
+    purse = re.search(r'data-testid="purse">([^<]*)<', page)
+    assert purse is not None
+    assert purse.group(1).split() == [
+        str(heir.soldiers), "soldiers", "·", str(heir.people), "people", "·",
+        str(heir.gold), "gold", "·", str(heir.knowledge), "knowledge",
+    ]  # fmt: skip
