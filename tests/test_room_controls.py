@@ -61,20 +61,24 @@ def test_h5_4_when_the_timer_runs_out_the_late_seat_gets_its_default_order(
     deadline = datetime.fromisoformat(board["deadline"])
     assert 0 < (deadline - datetime.now(UTC)).total_seconds() <= 3.0
     (late,) = board["to_act"]
-    board = wait_for(client, code, 1, seconds=8)
+    wait_for(client, code, 1, seconds=8)
     # Hold the room still: the place that follows has its own timer.
     client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host))
     rooms = client.app.state.rooms  # type: ignore[attr-defined]
     live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
     with Session(rooms.db) as session:
-        first = session.exec(
+        entries = session.exec(
             select(OrderLog)
             .where(OrderLog.match_id == live.match.row_id)
             .order_by(col(OrderLog.seq))
-        ).first()
-    assert first is not None
-    assert first.seat == late and first.by_bot and first.order["type"] == "take"
-    if board["version"] == 1:
+        ).all()
+    take, *later = entries
+    assert take.seat == late and take.by_bot and take.order["type"] == "take"
+    if later:  # a slow machine let the place's own timer run out before the pause
+        place = later[0]
+        assert place.seat == late and place.by_bot and place.order["type"] == "place"
+    else:
+        board = client.get(f"/api/rooms/{code}").json()
         assert board["to_act"] == [late], "the default TAKE was played; the same seat now places"
         me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[late])).json()
         assert me["prompt"]["kind"] == "place"
