@@ -77,6 +77,63 @@ class Accepted(BaseModel):
     accepted: bool = True
 
 
+class Show(BaseModel):
+    round: int
+    step: int = Field(description="The index in `playback` the board draws now.")
+    steps: int
+    step_ms: int = Field(description="How long the board shows each step.")
+
+
+class HistoryRound(BaseModel):
+    round: int = Field(description="The round or turn, as the game counts them (0: setup).")
+    events: list[dict[str, Any]]
+
+
+class PlaybackStep(BaseModel):
+    round: int
+    events: list[dict[str, Any]] = Field(description="The public events of this step.")
+    view: dict[str, Any] = Field(description="The public view right after this step.")
+
+
+class Reveal(BaseModel):
+    order: dict[str, Any]
+    salt: str = Field(description="32 hex digits.")
+    commitment: str = Field(
+        description="sha256(canonical JSON of `order` + `salt`): sorted keys, no spaces, UTF-8."
+    )
+
+
+class Proof(BaseModel):
+    seat: int
+    name: str
+    commitment: str
+    salt: str
+    order: dict[str, Any]
+
+
+class ReplayStep(BaseModel):
+    round: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    proofs: list[Proof] = Field(
+        description="The orders this step's resolution played, with their salts."
+    )
+
+
+class Replay(BaseModel):
+    game: str
+    match: int
+    players: list[SeatPublic]
+    steps: list[ReplayStep]
+
+
+class SkipShow(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    all: bool = Field(
+        default=False, description="Also play every later round of this match at once."
+    )
+
+
 class SeatPublic(BaseModel):
     seat: int
     name: str
@@ -108,7 +165,30 @@ class RoomView(BaseModel):
     deadline: str | None = Field(description="When the sealing timer runs out (ISO 8601, UTC).")
     timer_left: float | None = Field(description="Seconds left on a paused timer.")
     view: dict[str, Any] | None = Field(description="The game's public view (the board's).")
-    events: list[dict[str, Any]] = Field(description="Public events of the newest resolution.")
+    events: list[dict[str, Any]] = Field(
+        description="Public events of the newest resolution (up to the step on show)."
+    )
+    show: Show | None = Field(
+        description="While the board plays the newest resolution out: the step it shows now. "
+        "Phones get no decision until it ends."
+    )
+    history: list[HistoryRound] = Field(
+        description="The match so far, round by round (without the resolution on show)."
+    )
+    fast_forward: bool = Field(description="The host plays every later round at once.")
+    commitments: dict[str, str] = Field(
+        description="Room seat → sha256 commitment of its sealed order not yet played."
+    )
+    reveals: dict[str, Reveal] = Field(
+        description="Room seat → its order and salt, for the newest resolution's orders that "
+        "hide nothing any more (every one once the match is over)."
+    )
+
+
+class BoardView(RoomView):
+    playback: list[PlaybackStep] = Field(
+        description="The newest resolution step by step; the last view equals `view`."
+    )
 
 
 class SeatView(RoomView):
@@ -116,7 +196,10 @@ class SeatView(RoomView):
 
     you: dict[str, Any]
     prompt: dict[str, Any] | None = Field(
-        description="What this seat must decide; null if nothing."
+        description="What this seat must decide; null if nothing (and during the show)."
+    )
+    my_commitment: str | None = Field(
+        description="The commitment of this seat's sealed order not yet played."
     )
 
 
@@ -154,10 +237,10 @@ async def create_room(body: CreateRoom, rooms: Service) -> RoomCreated:
 
 
 @router.get("/rooms/{code}", responses=ERRORS)
-async def get_room(code: str, rooms: Service) -> RoomView:
+async def get_room(code: str, rooms: Service) -> BoardView:
     """The board's public view: seats, status, the game's public view and outcome."""
     live = await rooms.room(code)
-    return RoomView.model_validate(rooms.board_payload(live))
+    return BoardView.model_validate(rooms.board_payload(live))
 
 
 @router.post("/rooms/{code}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
@@ -246,3 +329,18 @@ async def set_tournament(
     """Host, in the lobby: make the room a tournament (`null` turns it back into one game).
     Answers the tournament with its (empty) standings."""
     return {"tournament": await rooms.set_tournament(code, token, body.tournament)}
+
+
+@router.post("/rooms/{code}/show/skip", responses=ERRORS)
+async def skip_show(code: str, rooms: Service, token: Token, body: SkipShow | None = None) -> Ok:
+    """Host: end the board's show of this round now; with `{"all": true}` every later round
+    of the match is played at once too."""
+    await rooms.skip_show(code, token, to_the_end=bool(body and body.all))
+    return Ok()
+
+
+@router.get("/rooms/{code}/matches/{match}/replay", responses=ERRORS)
+async def replay(code: str, match: int, rooms: Service, token: Token) -> Replay:
+    """A finished match rebuilt from its order log: every step with its events and view,
+    and the sealed-order proofs. Public views; with a seat's token, that seat's own."""
+    return Replay.model_validate(await rooms.replay(code, match, token))

@@ -19,6 +19,8 @@ class Settings:
     """Base URL printed in QR codes; by default built from the machine's LAN address."""
     bot_delay: float = 1.0
     """Seconds a bot waits before it plays, so a room can follow its moves."""
+    step_seconds: float = 1.6
+    """Seconds the board shows each step of a resolution (the pace of the reveal)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -30,4 +32,5 @@ class Settings:
             port=int(os.environ.get("PECET_PORT", "8000")),
             public_url=os.environ.get("PECET_PUBLIC_URL") or None,
             bot_delay=float(os.environ.get("PECET_BOT_DELAY", "1.0")),
+            step_seconds=float(os.environ.get("PECET_STEP_SECONDS", "1.6")),
         )

@@ -46,6 +46,7 @@ class Hub:
         self.render_html = render_html
         self._rooms: dict[str, set[Connection]] = {}
         service.add_listener(self.broadcast)
+        service.board_watching = self.has_board
 
     def connect(self, connection: Connection) -> None:
         self._rooms.setdefault(connection.code, set()).add(connection)
@@ -59,6 +60,9 @@ class Hub:
 
     def count(self, code: str) -> int:
         return len(self._rooms.get(code, ()))
+
+    def has_board(self, code: str) -> bool:
+        return any(c.is_board for c in self._rooms.get(code, ()))
 
     def payload_for(self, live: LiveRoom, connection: Connection) -> JSON | None:
         """The view this connection may see, or ``None`` if its seat is gone."""

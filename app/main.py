@@ -27,7 +27,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(settings.database_url)
         db = make_engine(settings.database_url)
-        rooms = RoomService(db, bot_delay=settings.bot_delay)
+        rooms = RoomService(db, bot_delay=settings.bot_delay, step_seconds=settings.step_seconds)
         app.state.settings = settings
         app.state.rooms = rooms
         app.state.hub = Hub(rooms, render_html=pages.render_fragment)

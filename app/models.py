@@ -84,8 +84,34 @@ class Match(SQLModel, table=True):
     """When the sealing timer runs out (the room option ``timer``); None without a timer."""
     timer_left: float | None = None
     """Seconds the timer still had when the host paused the room."""
+    show_started_at: datetime | None = None
+    """When the board began playing the newest resolution out, step by step; None when no
+    show runs (or while the host pauses it, see ``show_elapsed``)."""
+    show_elapsed: float | None = None
+    """Seconds of the show already played when the host paused it."""
+    fast_forward: bool = False
+    """The host asked to play every later resolution of this match at once."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Resolution(SQLModel, table=True):
+    """One resolution of a match: the orders it played (``first_seq``..``last_seq`` of the
+    order log) and its events with their audiences, for the match's history."""
+
+    __table_args__ = (UniqueConstraint("match_id", "number", name="uq_resolution_match_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    number: int
+    round: int
+    """The round or turn it played, as the game counts them (0 for the game's setup)."""
+    first_seq: int
+    last_seq: int
+    events: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class OrderLog(SQLModel, table=True):
@@ -99,4 +125,8 @@ class OrderLog(SQLModel, table=True):
     seat: int
     by_bot: bool = False
     order: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    salt: str = Field(default="", max_length=32)
+    """A fresh 128-bit salt (hex) for the sealed-order proof."""
+    commitment: str = Field(default="", max_length=64)
+    """sha256(canonical JSON of ``order`` + ``salt``), shown to the room when sealed."""
     created_at: datetime = Field(default_factory=utcnow)

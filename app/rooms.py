@@ -20,8 +20,19 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app.models import Match, OrderLog, Room, Seat, utcnow
-from engine.core import JSON, Event, GameRules, IllegalOrder, NotYourTurn, events_for
+from app import proofs
+from app.models import Match, OrderLog, Resolution, Room, Seat, utcnow
+from engine.core import (
+    JSON,
+    Event,
+    GameRules,
+    IllegalOrder,
+    NotYourTurn,
+    Step,
+    advance,
+    events_for,
+    replay_resolutions,
+)
 from engine.registry import KNOWN_GAMES, available_games, get_rules
 from engine.tournament import (
     DUEL_GAMES,
@@ -106,6 +117,32 @@ class SeatInfo:
 
 
 @dataclass(slots=True)
+class SealedOrder:
+    """An order of the log with its proof, kept while the room may still show or reveal it."""
+
+    seq: int
+    position: int
+    """The room seat that sealed it."""
+    order: JSON
+    salt: str
+    commitment: str
+
+    def reveal(self) -> JSON:
+        return {"order": self.order, "salt": self.salt, "commitment": self.commitment}
+
+
+@dataclass(slots=True)
+class ResolutionRecord:
+    """One resolution of the match, for its history: the orders it played and its events."""
+
+    number: int
+    round: int
+    first_seq: int
+    last_seq: int
+    events: list[Event]
+
+
+@dataclass(slots=True)
 class LiveMatch:
     row_id: int
     number: int
@@ -122,6 +159,39 @@ class LiveMatch:
     ready_seats: list[int]
     deadline_at: datetime | None = None
     timer_left: float | None = None
+    steps: list[Step] = field(default_factory=list)
+    """The newest resolution in the steps the board plays it out in."""
+    history: list[ResolutionRecord] = field(default_factory=list)
+    sealed: list[SealedOrder] = field(default_factory=list)
+    """Orders from the newest resolution's first on: its own, then those not yet resolved."""
+    show_started_at: datetime | None = None
+    show_elapsed: float | None = None
+    fast_forward: bool = False
+
+    @property
+    def showing(self) -> bool:
+        """The board is playing the newest resolution out (possibly paused by the host)."""
+        return self.show_started_at is not None or self.show_elapsed is not None
+
+    def show_elapsed_now(self) -> float:
+        if self.show_started_at is not None:
+            return (utcnow() - self.show_started_at).total_seconds()
+        return self.show_elapsed or 0.0
+
+    def resolved_seq(self) -> int:
+        """The last order of the log that a resolution has played."""
+        return self.history[-1].last_seq if self.history else 0
+
+    def pending_orders(self) -> list[SealedOrder]:
+        """Sealed and not yet played: the room sees only their commitments."""
+        done = self.resolved_seq()
+        return [o for o in self.sealed if o.seq > done]
+
+    def last_resolution_orders(self) -> list[SealedOrder]:
+        if not self.history:
+            return []
+        last = self.history[-1]
+        return [o for o in self.sealed if last.first_seq <= o.seq <= last.last_seq]
 
     def engine_seat(self, position: int) -> int | None:
         """The engine seat a room seat plays in this match; None if it only watches."""
@@ -161,6 +231,7 @@ class LiveRoom:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
+    show_task: asyncio.Task[None] | None = None
 
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
         if not token:
@@ -174,7 +245,7 @@ class LiveRoom:
     def to_act(self) -> list[int]:
         """Seats that have something to decide now (public: the board shows who it waits for)."""
         match = self.match
-        if match is None or match.status != "playing":
+        if match is None or match.status != "playing" or match.showing:
             return []
         return [
             position
@@ -194,28 +265,32 @@ class LiveRoom:
         plan = self.tournament
         if plan is None:
             return None
-        table = standings(plan, self.results, len(self.seats)) if self.seats else []
-        colours = _kept_colours(self.results, [s.position for s in self.seats])
+        match = self.match
+        # While the board still plays a match's last round out, its result is not shown.
+        hiding = match is not None and match.status == "finished" and match.showing
+        results = self.results[:-1] if hiding else self.results
+        table = standings(plan, results, len(self.seats)) if self.seats else []
+        colours = _kept_colours(results, [s.position for s in self.seats])
         for row in table:  # Heirs colours stay all tournament long (H20.1)
             row["colour"] = None if colours is None else colours[row["seat"]]
-        remaining = games_to_play(plan, self.results)
-        playing = self.match is not None and self.match.status == "playing"
+        remaining = games_to_play(plan, results)
+        playing = match is not None and (match.status == "playing" or hiding)
         upcoming = remaining[1:] if playing else remaining
         next_game: JSON | None = None
         if upcoming:
-            next_game = {"game": upcoming[0], "number": len(self.results) + (2 if playing else 1)}
+            next_game = {"game": upcoming[0], "number": len(results) + (2 if playing else 1)}
             if plan.pairings and not playing:
-                next_game["players"] = list(plan.pairings[next_position(plan, self.results)])
-            if plan.catch_up and upcoming[0] == "heirs" and self.results:
+                next_game["players"] = list(plan.pairings[next_position(plan, results)])
+            if plan.catch_up and upcoming[0] == "heirs" and results:
                 next_game["start_player"] = catch_up_start_player(table, len(self.seats))
         return {
             **plan.to_json(),
-            "played": len(self.results),
-            "total": len(self.results) + len(remaining),
+            "played": len(results),
+            "total": len(results) + len(remaining),
             "standings": table,
             "next": next_game,
             "over": not remaining and not playing,
-            "games_played": [r["game"] for r in self.results],
+            "games_played": [r["game"] for r in results],
         }
 
 
@@ -225,9 +300,13 @@ Listener = Callable[[LiveRoom], Awaitable[None]]
 class RoomService:
     """Creates rooms, seats players, applies orders; tells ``listener`` after every change."""
 
-    def __init__(self, db: Engine, bot_delay: float = 1.0) -> None:
+    def __init__(self, db: Engine, bot_delay: float = 1.0, step_seconds: float = 1.6) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.step_seconds = step_seconds
+        """How long the board shows each step of a resolution."""
+        self.board_watching: Callable[[str], bool] = lambda _code: False
+        """Whether a board of this room is connected (the hub answers); no board, no show."""
         self._rooms: dict[str, LiveRoom] = {}
         self._listeners: list[Listener] = []
         self._broadcasts: set[asyncio.Task[None]] = set()
@@ -250,6 +329,7 @@ class RoomService:
             if live is None:
                 live = self._load(code)
                 self._rooms[code] = live
+                self._schedule_show(live)  # a show stored before a restart goes on
         return live
 
     def _load(self, code: str) -> LiveRoom:
@@ -270,6 +350,23 @@ class RoomService:
             ).all()
             match = matches[-1] if matches else None
             game = (match.game if match is not None else "") or room.game
+            history: list[Resolution] = []
+            orders: list[OrderLog] = []
+            if match is not None:
+                history = list(
+                    session.exec(
+                        select(Resolution)
+                        .where(Resolution.match_id == match.id)
+                        .order_by(col(Resolution.number))
+                    ).all()
+                )
+                orders = list(
+                    session.exec(
+                        select(OrderLog)
+                        .where(OrderLog.match_id == match.id)
+                        .order_by(col(OrderLog.seq))
+                    ).all()
+                )
             rules = get_rules(game)
             plan = None if room.tournament is None else Plan.from_stored(room.tournament)
             results = [
@@ -289,7 +386,7 @@ class RoomService:
                 status=room.status,
                 host_token_hash=room.host_token_hash,
                 seats=[_seat_info(s) for s in seats],
-                match=None if match is None else _live_match(rules, match, game),
+                match=None if match is None else _live_match(rules, match, game, history, orders),
                 paused=room.paused,
             )
 
@@ -302,13 +399,14 @@ class RoomService:
                 live = await self.room(code)
                 self._schedule_bots(live)
                 self._schedule_timer(live)
+                self._schedule_show(live)
 
     async def close(self) -> None:
         self._closing = True
         tasks = [
             task
             for r in self._rooms.values()
-            for task in (r.bot_task, r.timer_task)
+            for task in (r.bot_task, r.timer_task, r.show_task)
             if task is not None
         ]
         for task in tasks:
@@ -522,6 +620,12 @@ class RoomService:
                 elif not paused and match.timer_left is not None:
                     match.deadline_at = utcnow() + timedelta(seconds=match.timer_left)
                     match.timer_left = None
+                if paused and match.show_started_at is not None:  # the board holds its show
+                    match.show_elapsed = match.show_elapsed_now()
+                    match.show_started_at = None
+                elif not paused and match.show_elapsed is not None:
+                    match.show_started_at = utcnow() - timedelta(seconds=match.show_elapsed)
+                    match.show_elapsed = None
             with Session(self.db) as session:
                 room = session.get(Room, live.row_id)
                 assert room is not None
@@ -531,6 +635,8 @@ class RoomService:
                     row = session.get(Match, match.row_id)
                     assert row is not None
                     row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
+                    row.show_started_at = match.show_started_at
+                    row.show_elapsed = match.show_elapsed
                     session.add(row)
                 session.commit()
             live.paused = paused
@@ -715,6 +821,11 @@ class RoomService:
         match = live.match
         if match is None or match.status != "playing":
             raise Conflict("There is no game running in this room.", code="not_playing")
+        if match.showing:
+            raise Conflict(
+                "The board is still playing the last round out. Watch it; your turn comes next.",
+                code="show",
+            )
         if not isinstance(order, Mapping):
             raise Invalid("An order must be a JSON object.", code="malformed")
         rules = live.rules
@@ -722,57 +833,186 @@ class RoomService:
         if engine_seat is None:
             raise Conflict("You are watching this game; your turn comes later.", code="watching")
         try:
-            state = rules.submit(match.state, engine_seat, order)
+            state, steps = advance(rules, rules.submit(match.state, engine_seat, order))
         except NotYourTurn as refusal:
             raise Conflict(refusal.message, code=refusal.code) from refusal
         except IllegalOrder as refusal:
             raise Invalid(refusal.message, code=refusal.code) from refusal
-        events: list[Event] = []
-        while rules.ready(state) and rules.outcome(state) is None:
-            state, new_events = rules.resolve(state)
-            events.extend(new_events)
+        seq = match.version + 1
+        salt, commitment = proofs.seal(order)
+        sealed = SealedOrder(seq, seat.position, dict(order), salt, commitment)
+        events = [event for step in steps for event in step.events]
+        record = None
+        if steps:
+            record = ResolutionRecord(
+                number=len(match.history) + 1,
+                round=steps[0].round,
+                first_seq=match.resolved_seq() + 1,
+                last_seq=seq,
+                events=events,
+            )
         outcome = rules.outcome(state)
-        previous_timer = (match.deadline_at, match.timer_left)
-        if outcome is not None:
+        show = bool(steps) and self._wants_show(live, match, steps)
+        before = (match.deadline_at, match.timer_left, match.show_started_at, match.show_elapsed)
+        if outcome is not None or show:
+            # The next decision's timer starts once the board has played the round out.
             match.deadline_at = match.timer_left = None
-        elif events:  # a resolution starts a new round of decisions, with a fresh timer
+        elif steps:  # a resolution starts a new round of decisions, with a fresh timer
             self._restart_timer(live, match)
+        if show:
+            match.show_started_at, match.show_elapsed = (
+                (None, 0.0) if live.paused else (utcnow(), None)
+            )
         with Session(self.db) as session:
             session.add(
                 OrderLog(
                     match_id=match.row_id,
-                    seq=match.version + 1,
+                    seq=seq,
                     seat=engine_seat,
                     by_bot=seat.is_bot or by_timer,
-                    order=dict(order),
+                    order=sealed.order,
+                    salt=salt,
+                    commitment=commitment,
                 )
             )
+            if record is not None:
+                session.add(
+                    Resolution(
+                        match_id=match.row_id,
+                        number=record.number,
+                        round=record.round,
+                        first_seq=record.first_seq,
+                        last_seq=record.last_seq,
+                        events=[e.to_json() for e in events],
+                    )
+                )
             row = session.get(Match, match.row_id)
             assert row is not None
             row.state = rules.to_json(state)
-            row.version = match.version + 1
+            row.version = seq
             row.updated_at = utcnow()
             if events:
                 row.recent_events = [e.to_json() for e in events]
             if outcome is not None:
                 row.status, row.outcome = "finished", outcome
             row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
+            row.show_started_at, row.show_elapsed = match.show_started_at, match.show_elapsed
             session.add(row)
             self._touch(session, live, status="finished" if outcome is not None else None)
             try:
                 session.commit()
             except Exception:
-                match.deadline_at, match.timer_left = previous_timer
+                match.deadline_at, match.timer_left = before[0], before[1]
+                match.show_started_at, match.show_elapsed = before[2], before[3]
                 raise
-        match.state, match.version = state, match.version + 1
-        if events:
-            match.recent_events = events
+        match.state, match.version = state, seq
+        if record is not None:
+            match.recent_events, match.steps = events, steps
+            match.history.append(record)
+            match.sealed = [o for o in match.sealed if o.seq >= record.first_seq]
+        match.sealed.append(sealed)
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"
             if live.tournament is not None:
                 live.results.append(match.result())
         self._changed(live)
+
+    # ---------------------------------------------------------------- the show
+
+    def _wants_show(self, live: LiveRoom, match: LiveMatch, steps: list[Step]) -> bool:
+        """A resolution is played out on the board when a board watches, the host has not
+        fast-forwarded, and there is something to pace: several steps, or a round that
+        everybody sealed at once."""
+        if match.fast_forward or not self.board_watching(live.code):
+            return False
+        return len(steps) > 1 or live.rules.info.simultaneous
+
+    def show_json(self, match: LiveMatch | None) -> JSON | None:
+        """Where the show stands: the step the board draws now (the server keeps the clock)."""
+        if match is None or not match.showing or not match.steps:
+            return None
+        step = min(len(match.steps) - 1, int(match.show_elapsed_now() // self.step_seconds))
+        return {
+            "round": match.steps[0].round,
+            "step": max(0, step),
+            "steps": len(match.steps),
+            "step_ms": round(self.step_seconds * 1000),
+        }
+
+    def _schedule_show(self, live: LiveRoom) -> None:
+        match = live.match
+        due = match is not None and match.show_started_at is not None
+        if self._closing or not due or live.show_task is not None:
+            return
+        live.show_task = asyncio.get_running_loop().create_task(self._run_show(live))
+
+    async def _run_show(self, live: LiveRoom) -> None:
+        """Tell the room at every step; end the show after the last one, or at once when no
+        board has watched for a whole step (the phones need not wait for nobody)."""
+        unwatched = 0
+        try:
+            while True:
+                match = live.match
+                if match is None or match.show_started_at is None:
+                    return
+                elapsed = match.show_elapsed_now()
+                next_step = (int(elapsed // self.step_seconds) + 1) * self.step_seconds
+                await asyncio.sleep(max(0.0, next_step - elapsed) + 0.005)
+                async with live.lock:
+                    if live.match is not match or match.show_started_at is None:
+                        return
+                    over = match.show_elapsed_now() >= len(match.steps) * self.step_seconds
+                    # A board that reloads or reconnects is back within a step; none for two
+                    # steps running means nobody watches.
+                    unwatched = 0 if self.board_watching(live.code) else unwatched + 1
+                    if over or unwatched >= 2:
+                        self._end_show(live, match)
+                        return
+                    self._tell(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the show must never take the server down
+            log.exception("the show failed in room %s", live.code)
+        finally:
+            live.show_task = None
+
+    def _end_show(self, live: LiveRoom, match: LiveMatch) -> None:
+        """The board has played the round out: the next decision opens, with its timer."""
+        match.show_started_at = match.show_elapsed = None
+        if match.status == "playing":
+            self._restart_timer(live, match)
+        with Session(self.db) as session:
+            row = session.get(Match, match.row_id)
+            assert row is not None
+            row.show_started_at = row.show_elapsed = None
+            row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
+            row.fast_forward = match.fast_forward
+            session.add(row)
+            session.commit()
+        self._changed(live)
+
+    async def skip_show(self, code: str, host_token: str | None, to_the_end: bool = False) -> None:
+        """Host: end the board's show of this round now; ``to_the_end`` plays every later
+        round of the match at once too (bots-only rounds included)."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            match = live.match
+            if match is None:
+                raise Conflict("There is no game in this room yet.", code="not_playing")
+            if to_the_end:
+                match.fast_forward = True
+            if match.showing:
+                self._end_show(live, match)
+            elif to_the_end:
+                with Session(self.db) as session:
+                    row = session.get(Match, match.row_id)
+                    assert row is not None
+                    row.fast_forward = True
+                    session.add(row)
+                    session.commit()
+                self._changed(live)
 
     # ---------------------------------------------------------------- bots
 
@@ -887,15 +1127,35 @@ class RoomService:
     # ---------------------------------------------------------------- views
 
     def board_payload(self, live: LiveRoom) -> JSON:
-        """The board's view of the room: public information only."""
+        """The board's view of the room: public information only.
+
+        ``view`` is the newest position and ``playback`` the newest resolution step by step,
+        each with the public view after it; while ``show`` runs, the board draws
+        ``playback[show.step]`` and nothing later."""
         payload = self._room_payload(live)
         match = live.match
-        payload["view"] = None if match is None else live.rules.view(match.state, None)
-        payload["events"] = [] if match is None else events_for(match.recent_events, None)
+        if match is None:
+            payload.update(view=None, events=[], playback=[], history=[])
+            return payload
+        show = payload["show"]
+        payload["view"] = live.rules.view(match.state, None)
+        payload["playback"] = [
+            {
+                "round": step.round,
+                "events": events_for(step.events, None),
+                "view": live.rules.view(step.state, None),
+            }
+            for step in match.steps
+        ]
+        payload["events"] = events_for(self._shown_events(match, show), None)
+        payload["history"] = self._history(match, None, show)
         return payload
 
     def seat_payload(self, live: LiveRoom, seat: SeatInfo) -> JSON:
-        """One seat's private view of the room, with what it must decide now."""
+        """One seat's private view of the room, with what it must decide now.
+
+        While the board plays a resolution out, the seat sees its own view as of the step
+        on the board, its own events up to that step, and no decision yet."""
         payload = self._room_payload(live)
         match = live.match
         engine_seat = None if match is None else match.engine_seat(seat.position)
@@ -906,20 +1166,68 @@ class RoomService:
             "player": engine_seat,
         }
         if match is None:
-            payload["view"], payload["prompt"], payload["events"] = None, None, []
-        else:  # a seat that sits this match out watches it like the board
-            payload["view"] = live.rules.view(match.state, engine_seat)
-            payload["prompt"] = (
-                None if engine_seat is None else live.rules.prompt(match.state, engine_seat)
-            )
-            payload["events"] = events_for(match.recent_events, engine_seat)
+            payload.update(view=None, prompt=None, events=[], history=[], my_commitment=None)
+            return payload
+        show = payload["show"]
+        # A seat that sits this match out watches it like the board.
+        shown_state = match.steps[show["step"]].state if show is not None else match.state
+        payload["view"] = live.rules.view(shown_state, engine_seat)
+        payload["prompt"] = (
+            None
+            if engine_seat is None or show is not None
+            else live.rules.prompt(match.state, engine_seat)
+        )
+        payload["events"] = events_for(self._shown_events(match, show), engine_seat)
+        payload["history"] = self._history(match, engine_seat, show)
+        mine = [o for o in match.pending_orders() if o.position == seat.position]
+        payload["my_commitment"] = mine[-1].commitment if mine else None
         return payload
+
+    @staticmethod
+    def _shown_events(match: LiveMatch, show: JSON | None) -> list[Event]:
+        """The newest resolution's events, up to the step on the board while it plays."""
+        if show is None:
+            return match.recent_events
+        return [event for step in match.steps[: show["step"] + 1] for event in step.events]
+
+    @staticmethod
+    def _history(match: LiveMatch, engine_seat: int | None, show: JSON | None) -> list[JSON]:
+        """The match's log round by round, as ``engine_seat`` (None: the board) may read it;
+        the resolution the board is still playing out is not history yet."""
+        records = match.history[:-1] if show is not None else match.history
+        rounds: list[JSON] = []
+        for record in records:
+            events = events_for(record.events, engine_seat)
+            if rounds and rounds[-1]["round"] == record.round:
+                rounds[-1]["events"].extend(events)
+            else:
+                rounds.append({"round": record.round, "events": events})
+        return rounds
+
+    def _proofs(self, live: LiveRoom, match: LiveMatch | None) -> tuple[JSON, JSON]:
+        """Commitments of the orders sealed and not yet played, and the reveals of the
+        newest resolution's orders that hide nothing any more (all of them once the match
+        is over and shown)."""
+        if match is None:
+            return {}, {}
+        commitments = {str(o.position): o.commitment for o in match.pending_orders()}
+        over = match.status == "finished" and not match.showing
+        reveals = {
+            str(o.position): o.reveal()
+            for o in match.last_resolution_orders()
+            if over or live.rules.order_is_public(o.order)
+        }
+        return commitments, reveals
 
     def _room_payload(self, live: LiveRoom) -> JSON:
         match = live.match
         info = live.rules.info
         least, most = live.seat_limits()
         names = {s.position: s for s in live.seats}
+        show = self.show_json(match)
+        commitments, reveals = self._proofs(live, match)
+        # The end is not announced before the board has played the last round out.
+        ended = match is not None and match.status == "finished" and show is None
         return {
             "code": live.code,
             "game": live.game,
@@ -930,12 +1238,12 @@ class RoomService:
             if match is None
             else [names[p].public() for p in match.players if p in names],
             "tournament": live.tournament_json(),
-            "status": live.status,
+            "status": "playing" if live.status == "finished" and not ended else live.status,
             "seats": [s.public() for s in live.seats],
             "match": None if match is None else match.number,
             "version": None if match is None else match.version,
             "to_act": live.to_act(),
-            "outcome": None if match is None else match.outcome,
+            "outcome": match.outcome if ended and match is not None else None,
             "ready": [] if match is None else match.ready_seats,
             "options": dict(live.options),
             "paused": live.paused,
@@ -943,6 +1251,83 @@ class RoomService:
             if match is None or match.deadline_at is None
             else match.deadline_at.isoformat(),
             "timer_left": None if match is None else match.timer_left,
+            "show": show,
+            "fast_forward": match is not None and match.fast_forward,
+            "commitments": commitments,
+            "reveals": reveals,
+        }
+
+    async def replay(self, code: str, number: int, token: str | None = None) -> JSON:
+        """A finished match rebuilt from its order log and the engine alone: every step with
+        its events and view, public, or a seat's own when ``token`` is one of its players'.
+        Each resolution's first step carries the proofs of the orders it played."""
+        live = await self.room(code)
+        seat = None if token is None else live.seat_by_token(token)
+        if token is not None and seat is None:
+            raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+        with Session(self.db) as session:
+            match = session.exec(
+                select(Match).where(Match.room_id == live.row_id, Match.number == number)
+            ).first()
+            if match is None:
+                raise RoomNotFound(f"There is no game {number} in this room.", code="no_match")
+            if match.status != "finished" or (
+                live.match is not None and live.match.number == number and live.match.showing
+            ):
+                raise Conflict("A game can be watched again once it is over.", code="not_over")
+            orders = list(
+                session.exec(
+                    select(OrderLog)
+                    .where(OrderLog.match_id == match.id)
+                    .order_by(col(OrderLog.seq))
+                ).all()
+            )
+        rules = get_rules(match.game or live.lobby_game)
+        players = _players(match)
+        engine_seat = (
+            None
+            if seat is None
+            else (players.index(seat.position) if seat.position in players else None)
+        )
+        seats = {s.position: s for s in live.seats}
+        names = {position: s.name for position, s in seats.items()}
+        steps: list[JSON] = []
+        played: list[JSON] = []
+        logged = [(o.seat, o.order) for o in orders]
+        for index, state, resolved in replay_resolutions(
+            rules, match.seats, match.seed, game_options(match.options), logged
+        ):
+            if index < 0:
+                steps.append(
+                    {"round": 0, "events": [], "view": rules.view(state, engine_seat), "proofs": []}
+                )
+                continue
+            entry = orders[index]
+            played.append(
+                {
+                    "seat": players[entry.seat],
+                    "name": names.get(players[entry.seat], ""),
+                    "commitment": entry.commitment,
+                    "salt": entry.salt,
+                    "order": entry.order,
+                }
+            )
+            for k, step in enumerate(resolved):
+                steps.append(
+                    {
+                        "round": step.round,
+                        "events": events_for(step.events, engine_seat),
+                        "view": rules.view(step.state, engine_seat),
+                        "proofs": played if k == 0 else [],
+                    }
+                )
+            if resolved:
+                played = []
+        return {
+            "game": rules.info.id,
+            "match": number,
+            "players": [seats[p].public() for p in players if p in seats],
+            "steps": steps,
         }
 
     async def set_language(self, code: str, token: str | None, lang: str) -> None:
@@ -983,14 +1368,18 @@ class RoomService:
         session.add(room)
 
     def _changed(self, live: LiveRoom) -> None:
-        """Tell the listeners (the hub) and wake the bots."""
+        """Tell the listeners (the hub) and wake the bots, the timer and the show."""
+        self._tell(live)
+        self._schedule_bots(live)
+        self._schedule_timer(live)
+        self._schedule_show(live)
+
+    def _tell(self, live: LiveRoom) -> None:
         for listener in self._listeners:
             task = asyncio.get_running_loop().create_task(listener(live))
             # The loop keeps only weak references to tasks: hold each broadcast until done.
             self._broadcasts.add(task)
             task.add_done_callback(self._broadcasts.discard)
-        self._schedule_bots(live)
-        self._schedule_timer(live)
 
 
 ROOM_OPTIONS = ("timer",)
@@ -1067,8 +1456,38 @@ def _limits(plan: Plan) -> tuple[int, int]:
     return max(i.min_players for i in infos), min(i.max_players for i in infos)
 
 
-def _live_match(rules: GameRules, match: Match, game: str) -> LiveMatch:
+def _live_match(
+    rules: GameRules,
+    match: Match,
+    game: str,
+    history: list[Resolution],
+    orders: list[OrderLog],
+) -> LiveMatch:
     assert match.id is not None
+    records = [
+        ResolutionRecord(
+            number=r.number,
+            round=r.round,
+            first_seq=r.first_seq,
+            last_seq=r.last_seq,
+            events=[Event.from_json(e) for e in r.events],
+        )
+        for r in history
+    ]
+    kept_from = records[-1].first_seq if records else 0
+    players = _players(match)
+    sealed = [
+        SealedOrder(o.seq, players[o.seat], dict(o.order), o.salt, o.commitment)
+        for o in orders
+        if o.seq >= kept_from
+    ]
+    steps: list[Step] = []
+    if records:  # the newest resolution's steps, rebuilt from the order log
+        logged = [(o.seat, o.order) for o in orders[: records[-1].last_seq]]
+        for _index, _state, resolved in replay_resolutions(
+            rules, match.seats, match.seed, game_options(match.options), logged
+        ):
+            steps = resolved or steps
     return LiveMatch(
         row_id=match.id,
         number=match.number,
@@ -1084,6 +1503,12 @@ def _live_match(rules: GameRules, match: Match, game: str) -> LiveMatch:
         ready_seats=list(match.ready_seats),
         deadline_at=_aware(match.deadline_at),
         timer_left=match.timer_left,
+        steps=steps,
+        history=records,
+        sealed=sealed,
+        show_started_at=_aware(match.show_started_at),
+        show_elapsed=match.show_elapsed,
+        fast_forward=match.fast_forward,
     )
 
 

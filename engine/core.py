@@ -12,8 +12,7 @@ The life of a match, as the app drives it::
     while rules.outcome(state) is None:
         for seat in seats with rules.prompt(state, seat) is not None:
             state = rules.submit(state, seat, order)      # may raise IllegalOrder
-        if rules.ready(state):
-            state, events = rules.resolve(state)
+        state, steps = advance(rules, state)   # resolve_steps() while ready
 
 A sequential game (Hidden Leaders Duel) is ready after its single active seat submits; a
 game of sealed orders (Heirs of the Axis) is ready once every living seat has sealed.
@@ -21,7 +20,7 @@ game of sealed orders (Heirs of the Axis) is ready once every living seat has se
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -96,6 +95,23 @@ def events_for(events: Iterable[Event], seat: int | None) -> list[JSON]:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a resolution as the board plays it out: what happened in this step and
+    the whole state right after it.
+
+    A resolution is cut where the room should see one thing before the next (an heir's
+    pedestal step, a battle, one faction's scoring), so that a screen drawn from the state
+    after step ``k`` shows nothing of step ``k + 1``. ``round`` is the round or turn the
+    step belongs to, as the game counts them (0 for a game's setup), so that histories and
+    replays can group steps round by round.
+    """
+
+    round: int
+    events: list[Event]
+    state: State
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """Static facts about a game."""
 
@@ -133,6 +149,22 @@ class GameRules(Protocol):
 
     def resolve(self, state: State) -> tuple[State, list[Event]]:
         """Play out what was submitted. Returns the new state and the ordered events."""
+
+    def resolve_steps(self, state: State) -> list[Step]:
+        """The same resolution as :meth:`resolve`, cut into the steps the board plays out.
+
+        At least one step; the last step's state equals ``resolve(state)[0]`` and the steps'
+        events, in order, are ``resolve(state)[1]``.
+        """
+
+    def order_is_public(self, order: Mapping[str, Any]) -> bool:
+        """Whether this order hides nothing once it has been resolved.
+
+        A sealed order's proof (its salt) is revealed to the room when the order is
+        resolved if this is true, and only when the match ends otherwise: an order may hold
+        something the rules keep secret for the rest of the game (a face-down card, a trick
+        whose caster stays unknown, an heir's strength).
+        """
 
     def view(self, state: State, seat: int | None) -> JSON:
         """What ``seat`` may see; ``None`` is the board (public information only).
@@ -220,6 +252,41 @@ class Rng:
 
     def sample(self, items: Sequence[T], k: int) -> list[T]:
         return self.shuffled(items)[:k]
+
+
+def advance(rules: GameRules, state: State) -> tuple[State, list[Step]]:
+    """Resolve, in steps, as long as the rules are ready and the game goes on: the one loop
+    every driver of a match (the room service, replays, tests) runs after a submit."""
+    steps: list[Step] = []
+    while rules.ready(state) and rules.outcome(state) is None:
+        resolution = rules.resolve_steps(state)
+        steps.extend(resolution)
+        state = resolution[-1].state
+    return state, steps
+
+
+def single_step(rules: GameRules, state: State, round_number: int) -> list[Step]:
+    """A resolution that is not cut: one step with all its events (for games whose
+    decisions reveal one thing at a time)."""
+    new, events = rules.resolve(state)
+    return [Step(round_number, events, new)]
+
+
+def replay_resolutions(
+    rules: GameRules,
+    seats: int,
+    seed: int,
+    options: Mapping[str, Any],
+    orders: Iterable[tuple[int, Mapping[str, Any]]],
+) -> Iterator[tuple[int, State, list[Step]]]:
+    """Rebuild a game from its order log, resolution by resolution: yields the state after
+    setup as ``(-1, state, [])``, then ``(i, state, steps)`` after the ``i``-th order, with
+    the steps that order set off (empty when it resolved nothing)."""
+    state = rules.setup(seats, seed, options)
+    yield -1, state, []
+    for index, (seat, order) in enumerate(orders):
+        state, steps = advance(rules, rules.submit(state, seat, order))
+        yield index, state, steps
 
 
 def replay(

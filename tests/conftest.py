@@ -24,7 +24,9 @@ ARTIFACTS = PROJECT_DIR / "test-artifacts"
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}", bot_delay=0.0)
+    return Settings(
+        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}", bot_delay=0.0, step_seconds=0.02
+    )
 
 
 @pytest.fixture
@@ -46,6 +48,8 @@ class ServerProcess:
 
     database_url: str
     bot_delay: float = 0.0
+    step_seconds: float = 0.02
+    """How long the board shows each step of a resolution (tests of the show slow it)."""
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
@@ -72,6 +76,7 @@ class ServerProcess:
             **os.environ,
             "DATABASE_URL": self.database_url,
             "PECET_BOT_DELAY": str(self.bot_delay),
+            "PECET_STEP_SECONDS": str(self.step_seconds),
             "PECET_PUBLIC_URL": self.base_url,
         }
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115

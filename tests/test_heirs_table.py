@@ -20,10 +20,11 @@ from starlette.testclient import WebSocketTestSession
 from app import i18n
 from app.games.heirs import SCREENS, character_text, sheet_order
 from app.models import Match, OrderLog
-from engine.core import Rng, replay
+from engine.core import Rng
 from engine.heirs.state import HeirsState
 from engine.registry import available_games, get_rules
 from tests.play import auth
+from tests.truth import Truth, rebuild
 
 RULES = get_rules("heirs")
 PUBLIC_HEIR_KEYS = {
@@ -142,25 +143,34 @@ def leaked(payload: Any, forbidden: set[str]) -> list[str]:
     return sorted(i for i in forbidden if f'"{i}"' in text or f">{i}<" in text or f'_{i}"' in text)
 
 
-def check_json_frame(frame: Frame, seat: int | None, states: list[HeirsState]) -> None:
+def check_json_frame(frame: Frame, seat: int | None, truth: Truth) -> None:
     if frame.get("type") != "view" or frame.get("view") is None:
         return
     view = frame["view"]
     for heir in view.get("heirs", []):
         assert set(heir) <= PUBLIC_HEIR_KEYS, heir
+    # The newest events and the match's history (the phone's kept private log, H23).
+    events = [*frame.get("events", [])]
+    events += [e for past in frame.get("history", []) for e in past["events"]]
+    # The board's playback: the newest resolution's public steps, each with a public view.
+    events += [e for step in frame.get("playback", []) for e in step["events"]]
+    for step in frame.get("playback", []):
+        assert "me" not in step["view"]
+        for heir in step["view"].get("heirs", []):
+            assert set(heir) <= PUBLIC_HEIR_KEYS, heir
     if seat is None:
         assert "me" not in view and "prompt" not in frame
-        assert {e["kind"] for e in frame.get("events", [])} <= PUBLIC_EVENTS
+        assert {e["kind"] for e in events} <= PUBLIC_EVENTS
     else:
         assert view["me"]["seat"] == seat
-        for event in frame.get("events", []):
+        for event in events:
             if event["kind"] not in PUBLIC_EVENTS and "seat" in event["data"]:
                 assert event["data"]["seat"] == seat, event
-    state = states[frame["version"]]
+    state = truth.shown(frame)
     forbidden = secret_ids(state, seat)
     # The events were checked above (public, or the viewer's own): ids in them are its own
     # history (a card it played last round, a trick played on it, H11.7).
-    told = set(leaked(frame.get("events", []), forbidden))
+    told = set(leaked(events, forbidden))
     found = leaked(frame, forbidden - told)
     assert found == [], (seat, frame["version"], _around(json.dumps(frame), found))
 
@@ -233,6 +243,7 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
                 if version % 7 == 3:  # HTTP: the seat's own view and both pages
                     me = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
                     check_json_frame(me, seat, replay_now(client, code))
+                    assert me["my_commitment"] is None or len(me["my_commitment"]) == 64
                     client.cookies.set(f"pecet_seat_{code}", token)
                     pages.append((seat, version, client.get(f"/r/{code}").text))
                     pages.append((None, version, client.get(f"/b/{code}").text))
@@ -248,12 +259,13 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
         for listener in listeners[:4]:
             listener.drain_until_finished()
 
-    states = replay_now(client, code)
+    truth = replay_now(client, code)
+    states = truth.states()
     checked = 0
     for listener in listeners:
         for frame in listener.frames:
             if listener.fmt == "json":
-                check_json_frame(frame, listener.seat, states)
+                check_json_frame(frame, listener.seat, truth)
             else:
                 check_html(frame, listener.seat, states)
             checked += 1
@@ -288,10 +300,9 @@ def check_html(html: str, seat: int | None, states: list[HeirsState]) -> None:
     assert leaked(html, forbidden - own) == []
 
 
-def replay_now(client: TestClient, code: str) -> list[HeirsState]:
+def replay_now(client: TestClient, code: str) -> Truth:
     match, orders = order_log(client, code)
-    states = replay(RULES, match.seats, match.seed, match.options, orders)
-    return states
+    return rebuild(match, orders)
 
 
 def test_the_leak_checks_catch_a_planted_secret() -> None:
@@ -300,15 +311,16 @@ def test_the_leak_checks_catch_a_planted_secret() -> None:
     state = RULES.setup(3, 7, {"auto_setup": True})
     sibling = state.heirs[0]
     clean = {"type": "view", "version": 0, "view": RULES.view(state, 1), "events": []}
-    check_json_frame(clean, 1, [state])
+    truth = Truth(RULES, {0: (state, [])})
+    check_json_frame(clean, 1, truth)
     in_entry = json.loads(json.dumps(clean))
     in_entry["view"]["heirs"][0]["character"] = sibling.character
     with pytest.raises(AssertionError):
-        check_json_frame(in_entry, 1, [state])
+        check_json_frame(in_entry, 1, truth)
     elsewhere = json.loads(json.dumps(clean))
     elsewhere["view"]["note"] = {"id": sibling.start_artifact}
     with pytest.raises(AssertionError):
-        check_json_frame(elsewhere, 1, [state])
+        check_json_frame(elsewhere, 1, truth)
 
 
 def test_character_texts_take_the_divisors_from_the_data_in_both_languages() -> None:

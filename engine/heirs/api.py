@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng
+from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step, single_step
 from engine.heirs import bots
 from engine.heirs.content import (
     ABILITIES,
@@ -129,6 +129,31 @@ class HeirsRules(HeirsEngine):
         if state.phase == PHASE_SETUP:
             return self.finish_setup(state)
         return self.resolve_round(state)
+
+    def resolve_steps(self, state: HeirsState) -> list[Step]:
+        """H23 on the board: the round plays out one pedestal at a time, then Dusk, then the
+        next Dawn, each step with the whole state as it stands after it."""
+        if not self.ready(state):
+            raise ValueError("not every living seat has sealed yet")
+        if state.phase == PHASE_SETUP:
+            return single_step(self, state, 0)
+        steps: list[Step] = []
+        cuts: list[tuple[int, HeirsState]] = []
+
+        def keep(working: HeirsState, first: int) -> None:
+            cuts.append((first, clone_state(working)))
+
+        _final, events = self.resolve_round(state, on_step=keep)
+        ends = [first for first, _ in cuts[1:]] + [len(events)]
+        for (first, snapshot), end in zip(cuts, ends, strict=True):
+            steps.append(Step(state.round, events[first:end], snapshot))
+        return steps
+
+    def order_is_public(self, order: Mapping[str, Any]) -> bool:
+        """Never during the game: a sealed round names what H23 keeps secret until the end
+        (recruits and so strength, H11.8; tricks whose caster stays unknown, H11.7; market
+        trades), and a setup choice names the secret character and artifact (H3.3, H3.4)."""
+        return False
 
     def outcome(self, state: HeirsState) -> JSON | None:
         return state.outcome

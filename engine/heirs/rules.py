@@ -7,7 +7,7 @@ Rule numbers in comments refer to ``/work/shared/rules/heirs.md``. Seats are 0-b
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,9 @@ from engine.heirs.state import (
     clone_heir,
     clone_state,
 )
+
+StepCallback = Callable[[HeirsState, int], None]
+"""Told the working state and the index of a board step's first event (see resolve_round)."""
 
 EXPEDITIONS = ("move", "attack", "scout", "stay")
 CAPITAL_ASSAULT, INVASION, ATTACK_ON_HEIR = "capital_assault", "invasion", "attack"
@@ -1066,10 +1069,14 @@ class HeirsEngine:
     # -- resolution pass (H4.5, H6) --------------------------------------------------------
 
     def resolve_round(
-        self, state: HeirsState, until: str = "dawn"
+        self, state: HeirsState, until: str = "dawn", on_step: StepCallback | None = None
     ) -> tuple[HeirsState, list[Event]]:
         """The pass, Dusk and the next Dawn. ``until="pass"`` or ``"dusk"`` stops earlier
-        (tests read a round's numbers before pay or income change them)."""
+        (tests read a round's numbers before pay or income change them).
+
+        ``on_step(st, first)`` is called after each heir's pedestal step, after Dusk and
+        after Dawn, with the working state and the index of the step's first event: the
+        board plays the round out in these steps (H23)."""
         st = clone_state(state)
         events: list[Event] = []
         rng = Rng(st.rng)
@@ -1094,12 +1101,26 @@ class HeirsEngine:
             ctx.holders[target] = holders
         for number, seat in enumerate(st.pedestals, start=1):
             heir = st.heirs[seat]
+            first = len(events)
             events.append(Event("step", {"seat": seat, "pedestal": number}))
             order = heir.order
             assert order is not None
             Step(self, st, seat, order, ctx, events, rng, validate=False).run()
+            if on_step is not None:
+                st.rng = rng.state
+                on_step(st, first)
         if until != "pass":
-            self.dusk(st, events, rng, next_dawn=until == "dawn")
+            first = len(events)
+            self.dusk(st, events, rng, next_dawn=False)
+            if on_step is not None:
+                st.rng = rng.state
+                on_step(st, first)
+            if until == "dawn" and st.outcome is None:
+                first = len(events)
+                self.dawn(st, events, rng)
+                if on_step is not None:
+                    st.rng = rng.state
+                    on_step(st, first)
         st.rng = rng.state
         return st, events
 
