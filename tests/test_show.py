@@ -1,0 +1,399 @@
+"""The board's show (issue: the reveal is the show): every resolution is played out step by
+step on the board while the phones wait for it; history, replays and sealed-order proofs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, select
+from starlette.testclient import WebSocketTestSession
+
+from app.config import Settings
+from app.main import create_app
+from app.models import Match
+from app.proofs import canonical_json, commitment
+from engine.core import Rng
+from engine.registry import get_rules
+from tests.conftest import ServerProcess
+from tests.play import auth
+from tests.truth import rebuild, stored_match
+
+HEIRS = get_rules("heirs")
+STEP = 0.25
+
+
+@pytest.fixture
+def show_client(tmp_path: Path) -> Iterator[TestClient]:
+    """A server whose board shows each step for a quarter of a second."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'show.sqlite3'}", bot_delay=0.0, step_seconds=STEP
+    )
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def wait_for(condition: Callable[[], Any], what: str, seconds: float = 20) -> Any:
+    """Poll until ``condition()`` is truthy; fail with ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def live_room(client: TestClient, code: str) -> Any:
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    return client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+
+
+def heirs_room(
+    client: TestClient, humans: int, bots: int, **options: Any
+) -> tuple[str, str, list[str]]:
+    created = client.post("/api/rooms", json={"game": "heirs", "options": options}).json()
+    code, host = created["code"], created["host_token"]
+    names = ("Ann", "Ben", "Cyril", "Dana")
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"]
+        for n in names[:humans]
+    ]
+    for _ in range(bots):
+        assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    return code, host, tokens
+
+
+def seal_all(client: TestClient, code: str, tokens: list[str], rng: Rng) -> list[dict[str, Any]]:
+    """Every human seat with a decision seals a random legal order; returns the orders."""
+    live = live_room(client, code)
+    sealed = []
+    for seat, token in enumerate(tokens):
+        if HEIRS.prompt(live.match.state, seat) is None:
+            continue
+        order = HEIRS.random_order(live.match.state, seat, rng)
+        response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+        assert response.status_code == 202, response.text
+        sealed.append(order)
+    return sealed
+
+
+class Frames:
+    """Every JSON frame a socket received, read as they come."""
+
+    def __init__(self, socket: WebSocketTestSession) -> None:
+        self.socket = socket
+        self.seen: list[dict[str, Any]] = []
+
+    def until(self, condition: Callable[[dict[str, Any]], bool], limit: int = 400) -> dict:
+        for _ in range(limit):
+            frame = self.socket.receive_json()
+            self.seen.append(frame)
+            if frame.get("type") == "view" and condition(frame):
+                return frame
+        raise AssertionError("the condition never came")
+
+
+def test_phones_wait_for_the_board_and_the_timer_starts_after_the_show(
+    show_client: TestClient,
+) -> None:
+    client = show_client
+    code, host, tokens = heirs_room(client, humans=2, bots=1, timer=120)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(5)
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        board = Frames(socket)
+        board.until(lambda f: f["status"] == "playing")
+        seal_all(client, code, tokens, rng)  # setup (H3)
+        board.until(lambda f: f["show"] is None and f["view"]["phase"] == "orders")
+        board.seen.clear()
+        orders = seal_all(client, code, tokens, rng)  # round 1
+        assert orders
+        first = board.until(lambda f: f["show"] is not None)
+        steps = first["show"]["steps"]
+        # 3 heirs: a step per pedestal, Dusk and the next Dawn (H6, H23).
+        assert steps == 5 and first["show"]["round"] == 1
+        assert len(first["playback"]) == steps and first["playback"][-1]["view"] == first["view"]
+        assert first["to_act"] == [] and first["deadline"] is None
+
+        # While the board plays the round out, the phones watch: no decision, no timer.
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+        assert me["show"] is not None and me["prompt"] is None and me["deadline"] is None
+        assert me["view"]["round"] == 1, "the phone's own view is the step's, not round 2's"
+        refused = client.post(
+            f"/api/rooms/{code}/orders",
+            json=HEIRS.random_order(live_room(client, code).match.state, 0, rng),
+            headers=auth(tokens[0]),
+        )
+        assert refused.status_code == 409 and refused.json()["code"] == "show"
+
+        last = board.until(lambda f: f["show"] is None)
+        shown_steps = [f["show"]["step"] for f in board.seen if f.get("show")]
+        assert shown_steps == sorted(shown_steps) and set(shown_steps) == set(range(steps))
+        for frame in board.seen:
+            if frame.get("show"):  # the header and events never run ahead of the step
+                step = frame["show"]["step"]
+                shown = [e for s in frame["playback"][: step + 1] for e in s["events"]]
+                assert frame["events"] == shown
+        ended_at = time.time()
+        assert {0, 1} <= set(last["to_act"])
+        deadline = last["deadline"]
+        assert deadline is not None
+        from datetime import datetime
+
+        left = datetime.fromisoformat(deadline).timestamp() - ended_at
+        assert 110 < left <= 121, "the sealing timer starts when the show ends"
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+        assert me["prompt"]["kind"] == "orders" and me["view"]["round"] == 2
+
+
+def test_without_a_board_the_phones_move_on_at_once(show_client: TestClient) -> None:
+    client = show_client
+    code, host, tokens = heirs_room(client, humans=2, bots=0)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(9)
+    seal_all(client, code, tokens, rng)
+    seal_all(client, code, tokens, rng)
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+    assert me["show"] is None and me["prompt"]["kind"] == "orders"
+    assert me["view"]["round"] == 2
+    board = client.get(f"/api/rooms/{code}").json()
+    assert len(board["playback"]) == 4 and board["playback"][-1]["view"] == board["view"]
+
+
+def test_bots_only_rounds_play_out_and_the_host_fast_forwards(show_client: TestClient) -> None:
+    """Every round plays out while a board watches, bots-only rounds included; the host can
+    skip one round, or all of them."""
+    client = show_client
+    code, host, _tokens = heirs_room(client, humans=0, bots=3, rounds=8)
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        board = Frames(socket)
+        board.until(lambda f: f["status"] == "lobby")
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        for expected in (1, 2):
+            first = board.until(lambda f, r=expected: (f["show"] or {}).get("round") == r)
+            assert first["show"]["step"] == 0
+            board.until(lambda f, r=expected: f["show"] is None and f["view"]["round"] == r + 1)
+        steps_seen = {(f["show"]["round"], f["show"]["step"]) for f in board.seen if f.get("show")}
+        assert {(1, s) for s in range(5)} <= steps_seen and {(2, s) for s in range(5)} <= steps_seen
+
+        # Skip one round: the show of round 3 ends at once, round 4's still plays.
+        board.until(lambda f: (f["show"] or {}).get("round") == 3)
+        skipped = client.post(f"/api/rooms/{code}/show/skip", json={}, headers=auth(host))
+        assert skipped.status_code == 200
+        after = board.until(lambda f: f["show"] is None)
+        assert after["view"]["round"] == 4
+        board.until(lambda f: (f["show"] or {}).get("round") == 4)
+
+        # Fast-forward: the rest of the match is played at once.
+        assert (
+            client.post(f"/api/rooms/{code}/show/skip", json={"all": True}, headers=auth(host))
+        ).status_code == 200
+        end = board.until(lambda f: f["status"] == "finished", limit=2000)
+        assert end["fast_forward"] is True and end["show"] is None
+        later = [f for f in board.seen[board.seen.index(after) :] if f.get("show")]
+        assert all(f["show"]["round"] <= 4 for f in later)
+        # The whole match stays on the board, round by round.
+        rounds = [entry["round"] for entry in end["history"]]
+        assert rounds == sorted(set(rounds)) and rounds[0] == 0 and rounds[-1] >= 5
+
+
+def test_history_keeps_each_phones_own_reports(client: TestClient) -> None:
+    code, host, tokens = heirs_room(client, humans=2, bots=1)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(21)
+    for _ in range(4):
+        seal_all(client, code, tokens, rng)
+    board = client.get(f"/api/rooms/{code}").json()
+    mine = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+    assert [r["round"] for r in board["history"]] == [0, 1, 2, 3]
+    assert [r["round"] for r in mine["history"]] == [0, 1, 2, 3]
+    board_kinds = {e["kind"] for r in board["history"] for e in r["events"]}
+    my_events = [e for r in mine["history"] for e in r["events"]]
+    # H23: income and the dealt hand are the phone's own; the board never sees them.
+    assert {"income", "hand"} <= {e["kind"] for e in my_events}
+    assert not {"income", "hand"} & board_kinds
+    assert all(e["data"].get("seat", 0) == 0 for e in my_events if e["kind"] in ("income", "hand"))
+
+
+def test_sealed_orders_are_committed_then_revealed_and_verify(client: TestClient) -> None:
+    code, host, tokens = heirs_room(client, humans=2, bots=0, rounds=6)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(4)
+    seal_all(client, code, tokens, rng)
+    order = HEIRS.random_order(live_room(client, code).match.state, 0, rng)
+    assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[0])).is_success
+    board = client.get(f"/api/rooms/{code}").json()
+    mine = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+    other = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).json()
+    hexes = board["commitments"]
+    assert set(hexes) == {"0"} and len(hexes["0"]) == 64 and int(hexes["0"], 16) >= 0
+    assert mine["my_commitment"] == hexes["0"] and other["my_commitment"] is None
+    # Sealed, the order is nowhere but in its owner's own hands: no salt, no order out.
+    assert board["reveals"] == {} and other["reveals"] == {}
+    assert canonical_json(order) not in str(board) and "salt" not in str(board["commitments"])
+    # Heirs orders name secrets (strength, tricks): revealed when the match is over.
+    while live_room(client, code).match.status == "playing":
+        seal_all(client, code, tokens, rng)
+    end = client.get(f"/api/rooms/{code}").json()
+    assert end["status"] == "finished" and set(end["reveals"]) == {"0", "1"}
+    for reveal in end["reveals"].values():
+        assert commitment(reveal["order"], reveal["salt"]) == reveal["commitment"]
+    replay = client.get(f"/api/rooms/{code}/matches/1/replay").json()
+    proofs = [p for step in replay["steps"] for p in step["proofs"]]
+    assert proofs and proofs[2]["commitment"] == hexes["0"]
+    assert proofs[2]["order"] == order
+    for proof in proofs:
+        assert commitment(proof["order"], proof["salt"]) == proof["commitment"]
+        assert len(proof["salt"]) == 32
+
+
+def test_a_finished_match_replays_from_its_log(client: TestClient) -> None:
+    code, host, tokens = heirs_room(client, humans=1, bots=2, rounds=6, timer=300)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    early = client.get(f"/api/rooms/{code}/matches/1/replay")
+    assert early.status_code == 409, "no replay of a match still being played"
+    assert client.get(f"/api/rooms/{code}/matches/7/replay").status_code == 404
+    rng = Rng(3)
+    live = live_room(client, code)
+    while live.match.status == "playing":
+        seal_all(client, code, tokens, rng)
+        wait_for(
+            lambda: live.match.status != "playing" or HEIRS.prompt(live.match.state, 0),
+            "the bots to seal",
+        )
+    public = client.get(f"/api/rooms/{code}/matches/1/replay").json()
+    board = client.get(f"/api/rooms/{code}").json()
+    assert public["game"] == "heirs" and public["match"] == 1
+    assert [p["name"] for p in public["players"]] == ["Ann", "Bot 1", "Bot 2"]
+    assert public["steps"][-1]["view"] == board["view"]
+    assert all("me" not in step["view"] for step in public["steps"])
+    rounds = [step["round"] for step in public["steps"]]
+    assert rounds == sorted(rounds) and set(rounds) == set(range(rounds[-1] + 1))
+    mine = client.get(f"/api/rooms/{code}/matches/1/replay", headers=auth(tokens[0])).json()
+    assert len(mine["steps"]) == len(public["steps"])
+    assert all(step["view"]["me"]["seat"] == 0 for step in mine["steps"])
+    bad = client.get(f"/api/rooms/{code}/matches/1/replay", headers=auth("nope"))
+    assert bad.status_code == 401
+
+
+def test_every_stored_match_replays_to_its_snapshot(client: TestClient) -> None:
+    """Each game, started with room options the engine never sees (the sealing timer), and
+    a tournament night: the order log of every stored match rebuilds its snapshot."""
+    host_of: dict[str, str] = {}
+    for game, options in (
+        ("heirs", {"timer": 600, "rounds": 6}),
+        ("legions", {"timer": 600}),
+        ("hidden_leaders", {"timer": 600}),
+    ):
+        created = client.post("/api/rooms", json={"game": game, "options": options}).json()
+        code, host = created["code"], created["host_token"]
+        host_of[code] = host
+        for _ in range(2):
+            assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    for code in host_of:
+        live = live_room(client, code)
+        wait_for(lambda live=live: live.match.status == "finished", f"{code} to end", 120)
+    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    with Session(rooms.db) as session:
+        matches = session.exec(select(Match)).all()
+    assert {m.game for m in matches} == {"heirs", "legions", "hidden_leaders"}
+    for match in matches:
+        assert match.id is not None and match.options.get("timer") == 600
+        stored, orders = stored_match(rooms.db, match.id)
+        truth = rebuild(stored, orders)
+        assert truth.rules.to_json(truth.states()[-1]) == stored.state, match.game
+
+
+@pytest.mark.server
+def test_a_show_survives_a_restart_and_a_board_that_reconnects(tmp_path: Path) -> None:
+    server = ServerProcess(
+        database_url=f"sqlite:///{tmp_path / 'show.sqlite3'}",
+        step_seconds=2.0,
+        log_path=tmp_path / "server.log",
+    )
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=10) as http:
+            created = http.post("/api/rooms", json={"game": "heirs"}).json()
+            code, host = created["code"], created["host_token"]
+            token = http.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+            for _ in range(3):
+                http.post(f"/api/rooms/{code}/bots", headers=auth(host))
+            assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+            shown = _watch_until_shown(server, http, code, token)
+        server.kill()
+        server.start()
+        with httpx.Client(base_url=server.base_url, timeout=10) as http:
+            after = _board_frame(server, code)
+            assert after["show"] is not None, "the show goes on after a restart"
+            assert after["show"]["round"] == shown["round"]
+            assert after["show"]["step"] >= shown["step"]
+            me = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+            assert me["prompt"] is None
+            _wait_board(server, code, lambda f: f["show"] is None)
+            me = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+            assert me["prompt"] is not None
+    finally:
+        server.stop()
+
+
+def _watch_until_shown(
+    server: ServerProcess, http: httpx.Client, code: str, token: str
+) -> dict[str, Any]:
+    """Seal Ann's setup and first round with a board watching; the show of that round."""
+    import asyncio
+    import json
+
+    import websockets
+
+    async def run() -> dict[str, Any]:
+        async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}/board") as socket:
+            while True:
+                frame = json.loads(await socket.recv())
+                if frame.get("type") != "view" or frame["status"] != "playing":
+                    continue
+                show = frame["show"]
+                if show is not None and show["round"] == 1 and show["step"] >= 1:
+                    return dict(show)
+                if show is None and 0 in frame["to_act"]:
+                    me = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+                    if me["prompt"] is not None:  # an older frame may still list the seat
+                        order = _order_from(me["prompt"])
+                        http.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+
+    return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def _order_from(prompt: dict[str, Any]) -> dict[str, Any]:
+    if prompt["kind"] == "setup":
+        return {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
+    return {"expedition": {"kind": "stay", "field": None}}
+
+
+def _board_frame(server: ServerProcess, code: str) -> dict[str, Any]:
+    return _wait_board(server, code, lambda f: True)
+
+
+def _wait_board(
+    server: ServerProcess, code: str, condition: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    import asyncio
+    import json
+
+    import websockets
+
+    async def run() -> dict[str, Any]:
+        async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}/board") as socket:
+            while True:
+                frame = json.loads(await socket.recv())
+                if frame.get("type") == "view" and condition(frame):
+                    return dict(frame)
+
+    return asyncio.run(asyncio.wait_for(run(), 60))
