@@ -6,7 +6,7 @@ Public functions of the rules never mutate a state they were given: they work on
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import JSON
@@ -160,7 +160,52 @@ def clone(state: LegionsState) -> LegionsState:
 
 
 def state_to_json(state: LegionsState) -> JSON:
-    return asdict(state)
+    """The state as JSON data, field by field: the same as ``dataclasses.asdict`` (which a
+    test checks), about ten times faster."""
+    flags = state.flags
+    stage = state.stage
+    return {
+        "rng": state.rng,
+        "turn": state.turn,
+        "phase": state.phase,
+        "players": [
+            {
+                "side": p.side,
+                "hand": list(p.hand),
+                "stratagem": p.stratagem,
+                "stratagem_used": p.stratagem_used,
+                "face_up": {loc: list(cards) for loc, cards in p.face_up.items()},
+                "routed": {loc: list(cards) for loc, cards in p.routed.items()},
+                "heroes": [{"hero": h.hero, "legions": list(h.legions)} for h in p.heroes],
+                "sealed": p.sealed,
+                "revealed": p.revealed,
+                "notes": _copy_json(p.notes),
+            }
+            for p in state.players
+        ],
+        "tokens": dict(state.tokens),
+        "legion_row": [{"card": slot.card, "face_up": slot.face_up} for slot in state.legion_row],
+        "legion_deck": list(state.legion_deck),
+        "hero_row": list(state.hero_row),
+        "hero_deck": list(state.hero_deck),
+        "flags": {
+            "deck_at_start": flags.deck_at_start,
+            "placed_at": list(flags.placed_at),
+            "recruited": list(flags.recruited),
+            "shield_wall": flags.shield_wall,
+            "royal_summons": flags.royal_summons,
+            "royal_decree": flags.royal_decree,
+        },
+        "deal_first": state.deal_first,
+        "leader": state.leader,
+        "stage": None
+        if stage is None
+        else {"seat": stage.seat, "kind": stage.kind, "data": _copy_json(stage.data)},
+        "pending": _copy_json(state.pending),
+        "extra_placements": state.extra_placements,
+        "result": _copy_json(state.result),
+        "first_leader": state.first_leader,
+    }
 
 
 def state_from_json(raw: dict[str, Any]) -> LegionsState:

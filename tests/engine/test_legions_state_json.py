@@ -1,0 +1,40 @@
+"""Legions' hand-written ``state_to_json`` gives exactly what ``dataclasses.asdict`` gives,
+and shares nothing mutable with the state (saved snapshots and board steps rely on it)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from engine.core import Rng
+from engine.legions import RULES
+from engine.legions.state import state_to_json
+from tests.engine.kit import dumps
+
+
+def test_state_to_json_is_asdict_for_every_state_of_random_games() -> None:
+    for seed in range(15):
+        rng = Rng.from_seed(seed)
+        state = RULES.setup(2, seed, {})
+        while True:
+            raw = state_to_json(state)
+            assert raw == asdict(state)
+            assert dumps(raw) == dumps(asdict(state))
+            if RULES.outcome(state) is not None:
+                break
+            for seat in (0, 1):
+                if RULES.prompt(state, seat) is not None:
+                    state = RULES.submit(state, seat, RULES.random_order(state, seat, rng))
+            if RULES.ready(state):
+                state = RULES.resolve(state)[0]
+
+
+def test_state_to_json_shares_nothing_mutable() -> None:
+    state = RULES.setup(2, 7, {})
+    before = dumps(state_to_json(state))
+    raw = state_to_json(state)
+    raw["players"][0]["hand"].append("L99")
+    raw["players"][0]["face_up"]["Y"].append("L99")
+    raw["tokens"]["Y"] = 0
+    raw["legion_deck"].clear()
+    raw["flags"]["placed_at"][0] = "Y"
+    assert dumps(state_to_json(state)) == before
