@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from itertools import combinations, permutations
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng
+from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step
 from engine.legions.content import KING, NECRO, Content, load_content
 from engine.legions.state import (
     LEADERSHIP,
@@ -73,6 +73,58 @@ STAGE_ORDER_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 KNOWN_OPTIONS = frozenset({"sides", "first_player"})
+
+
+# Order kinds whose content stays secret after they resolve (G15 "Secret"), and power
+# orders by the targets they name: H16 Hexer names one face-up legion, which it routs, and
+# the board learns only the location and the count (the identities of routed legions are
+# the owner's, G15; README "Secrecy of routs").
+_SECRET_ORDER_KINDS = frozenset({"arrange"})  # H04 Broker: the order of the deck (G15)
+_PUBLIC_ORDER_KINDS = frozenset(
+    {
+        "seal",  # revealed at G4.2
+        "place",  # G5.1 / G6.1, face up
+        "collect",  # G7.3: the collected legion is turned face up (public event)
+        "collect_all",
+        "skip",
+        "recruit",  # G8.1: hero, route and location are public
+        "peek",  # G8.2: names only the location (the board sees the peek, not the heroes)
+        "choose_hero",  # the recruited hero and top/bottom are public (event "recruit")
+        "under",  # G8.3: the legions under a hero are face up
+        "take",  # G5.3 / G6.3: a face-up card by id, the face-down one only as "hidden"
+        "attack",  # G6.4a
+        "shield",  # G1.1 Shield: the kept legion stays face up
+        "stratagem",  # G10.1: a used stratagem shows its face
+    }
+)
+
+
+class _StepEvents(list[Event]):
+    """The events of one resolution that :meth:`LegionsRules.resolve_steps` cuts into board
+    steps. The resolution code is the one :meth:`LegionsRules.resolve` runs: it calls
+    :func:`_cut` where the board should show what happened so far before what comes next,
+    and this list keeps a copy of the working state there (a plain list ignores the cut)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cuts: list[tuple[int, LegionsState]] = []
+        """(index of the first event of the next step, the state after the step so far)."""
+
+    def cut(self, state: LegionsState) -> None:
+        end = len(self)
+        if end == (self.cuts[-1][0] if self.cuts else 0):
+            return  # nothing happened since the last cut: no empty step
+        snapshot = clone(state)
+        # Nobody decides while the board plays the resolution out: the decision just
+        # resolved is over and the next one exists only in the last step's state.
+        snapshot.stage = None
+        self.cuts.append((end, snapshot))
+
+
+def _cut(state: LegionsState, events: list[Event]) -> None:
+    """A board step ends here (G15 "Turn banner ... played in order")."""
+    if isinstance(events, _StepEvents):
+        events.cut(state)
 
 
 def _reward_text(vp: int, banner: bool) -> str:
@@ -212,10 +264,58 @@ class LegionsRules:
         return state.phase == STEPS and state.pending is not None
 
     def resolve(self, state: LegionsState) -> tuple[LegionsState, list[Event]]:
+        events: list[Event] = []
+        return self._resolve(state, events), events
+
+    def resolve_steps(self, state: LegionsState) -> list[Step]:
+        """The same resolution as :meth:`resolve`, cut for the board (G15 "Turn banner":
+        the reveal, the step, the attack and the end-of-turn majority changes, played in
+        order). A new step starts at the leftover turned up for the attack (G6.4, G6.4a),
+        at the attack itself (G6.4), at each majority token that moves (G11.1, yellow to
+        green), at the banner check (G11.2, with the refill G11.3) and at the game's end
+        (G12, G13). Everything else a decision sets off is one step with it: the reveal
+        and the first player's turn (G4), a recruit and its legions (G8.3), a power or a
+        stratagem and the legions it routs (G9, G10). ``Step.round`` is the turn resolved.
+
+        States between the first and the last step have no open decision (``stage`` is
+        ``None``): the next decision belongs to the last step's state."""
+        events = _StepEvents()
+        final = self._resolve(state, events)
+        steps: list[Step] = []
+        start = 0
+        for end, snapshot in events.cuts:
+            steps.append(Step(state.turn, events[start:end], snapshot))
+            start = end
+        if start < len(events) or not steps:
+            steps.append(Step(state.turn, events[start:], final))
+        else:  # pragma: no cover - every cut is followed by an event
+            steps[-1] = Step(state.turn, steps[-1].events, final)
+        return steps
+
+    def order_is_public(self, order: Mapping[str, Any]) -> bool:
+        """Whether ``order`` names nothing the rules keep secret once it has resolved.
+
+        Public: the sealed legion (revealed at G4.2), placing and collecting (face up,
+        G7), recruiting, peeking at a location and choosing the peeked hero (G8: the
+        recruited hero and top/bottom are announced; the order never names the other
+        hero), the legions under a hero (G8.3), taking a row card (a face-down one is
+        named only as "hidden", G5.3), the attack and Shield choices (G6.4a, G1.1), a
+        stratagem (its face is shown once used, G10.1) and every power but one.
+        Secret (G15): H04's arrangement of the legion deck, and H16 Hexer's target, a
+        legion that is routed, whose identity the board never learns (G9.1, G15)."""
+        kind = order.get("kind")
+        if kind in _SECRET_ORDER_KINDS:
+            return False
+        if kind == "power":
+            # H16 (rout_one) is the only power naming a legion without a location.
+            return not ("legion" in order and "location" not in order)
+        return kind in _PUBLIC_ORDER_KINDS
+
+    def _resolve(self, state: LegionsState, events: list[Event]) -> LegionsState:
+        """The resolution both :meth:`resolve` and :meth:`resolve_steps` run."""
         if not self.ready(state):
             raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
         new = clone(state)
-        events: list[Event] = []
         if new.phase == LEADERSHIP:
             self._reveal(new, events)
         else:
@@ -223,7 +323,7 @@ class LegionsRules:
             assert order is not None
             new.pending = None
             self._apply(new, order, events)
-        return new, events
+        return new
 
     def outcome(self, state: LegionsState) -> JSON | None:
         if state.phase != OVER or state.result is None:
@@ -1362,6 +1462,7 @@ class LegionsRules:
 
     def _enter_attack(self, state: LegionsState, seat: int, events: list[Event]) -> None:
         """G6.4 / G6.4a: the leftover is turned up first, then names the location."""
+        _cut(state, events)  # the board shows the take before the leftover turns up
         assert len(state.legion_row) == 1
         slot = state.legion_row[0]
         was_face_down = not slot.face_up
@@ -1388,6 +1489,7 @@ class LegionsRules:
         self._attack(state, seat, order["location"], events)
 
     def _attack(self, state: LegionsState, attacker: int, loc: str, events: list[Event]) -> None:
+        _cut(state, events)  # G6.4: the attack card first, then the attack
         victim = 1 - attacker
         targets = list(state.players[victim].face_up[loc])
         events.append(Event("attack", {"seat": attacker, "location": loc, "targets": len(targets)}))
@@ -1420,6 +1522,7 @@ class LegionsRules:
     def _end_turn(self, state: LegionsState, events: list[Event]) -> None:
         state.stage = None
         self._assign_majorities(state, events)
+        _cut(state, events)  # G11.2 after G11.1
         banners = [self.banners(state, s) for s in (0, 1)]
         events.append(Event("banners", {"banners": banners}))
         winners = [s for s in (0, 1) if banners[s] >= BANNERS_TO_WIN]
@@ -1456,6 +1559,7 @@ class LegionsRules:
             else:
                 winner = state.tokens[loc]  # a tie leaves the token where it is
             if winner != state.tokens[loc]:
+                _cut(state, events)  # one token at a time, yellow to green
                 events.append(
                     Event(
                         "majority",
@@ -1493,6 +1597,7 @@ class LegionsRules:
         reason: str,
         tiebreak: JSON | None,
     ) -> None:
+        _cut(state, events)  # G12: the end and the score table (G13) come last
         state.phase = OVER
         state.stage = None
         for player in state.players:
