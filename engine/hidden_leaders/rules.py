@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng
+from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng, Step
 from engine.hidden_leaders.cards import (
     FACTIONS,
     HAND_DEAL,
@@ -24,6 +24,7 @@ from engine.hidden_leaders.scoring import Score, parse_row, score_position
 from engine.hidden_leaders.state import (
     STEP_OVER,
     STEP_PLACE,
+    STEP_SCORING,
     STEP_TAKE,
     HLState,
     LastAction,
@@ -34,6 +35,10 @@ from engine.hidden_leaders.state import (
 )
 
 NO_DRAW_TEXT = "no draw (pile empty)"
+
+StepCut = Callable[[HLState, int], None]
+"""Told a board step's state and the index of the next step's first event."""
+
 _OPTION_KEYS = frozenset({"first_player"})
 
 
@@ -90,7 +95,7 @@ class HiddenLeadersRules:
 
     # -- whose decision --------------------------------------------------------------------
     def prompt(self, state: HLState, seat: int) -> JSON | None:
-        if state.over or state.pending is not None or seat != state.active:
+        if not state.playing or state.pending is not None or seat != state.active:
             return None
         if state.step == STEP_TAKE:
             takeable = state.takeable_slots()
@@ -111,7 +116,7 @@ class HiddenLeadersRules:
         }
 
     def submit(self, state: HLState, seat: int, order: Mapping[str, Any]) -> HLState:
-        if state.over:
+        if not state.playing:
             raise NotYourTurn("The game is over.")
         if seat != state.active:
             raise NotYourTurn()
@@ -125,12 +130,43 @@ class HiddenLeadersRules:
 
     # -- resolution ------------------------------------------------------------------------
     def resolve(self, state: HLState) -> tuple[HLState, list[Event]]:
+        return self._resolve(state, None)
+
+    def resolve_steps(self, state: HLState) -> list[Step]:
+        """The same resolution as :meth:`resolve`, cut for the board. A TAKE (L3.1) and a
+        RETURN+PLACE with its draw (L3.2-L3.4) are one step each. The last placement
+        (L5.3) is followed by the scoring of L10.4, one step each: the reveal of rows,
+        leaders and councils (L6.1), each faction in the order IA, HT, WF, UD (L6.2-L6.7),
+        then the armies and the result (L6.8, L6.9). ``Step.round`` is the global turn.
+
+        The states between the last placement and the result have ``step == "scoring"``:
+        nobody decides, and the board shows ``scoring_shown`` parts of the scoring."""
+        cuts: list[tuple[int, HLState]] = []
+        final, events = self._resolve(state, lambda st, end: cuts.append((end, st)))
+        steps: list[Step] = []
+        start = 0
+        for end, snapshot in cuts:
+            steps.append(Step(state.turn, events[start:end], snapshot))
+            start = end
+        steps.append(Step(state.turn, events[start:], final))
+        return steps
+
+    def order_is_public(self, order: Mapping[str, Any]) -> bool:
+        """A TAKE (L3.1) names slots whose taking the board shows (L10.2 "last action"):
+        public. A RETURN+PLACE puts a card face down into a council or as a blocking hero
+        (L3.3), whose identity stays hidden until scoring (L10.3): never public, not even
+        on the last turn (this order alone does not tell which turn it was)."""
+        return order.get("type") == "take"
+
+    def _resolve(self, state: HLState, cut: StepCut | None) -> tuple[HLState, list[Event]]:
+        """The resolution :meth:`resolve` and :meth:`resolve_steps` share; ``cut`` (only
+        for steps) is told each board step's state as the resolution passes it."""
         pending = state.pending
-        if state.over or pending is None:
+        if not state.playing or pending is None:
             raise RuntimeError("Nothing to resolve: no order is pending.")
         if isinstance(pending, TakeOrder):
             return self._resolve_take(state, pending)
-        return self._resolve_place(state, pending)
+        return self._resolve_place(state, pending, cut)
 
     def _resolve_take(self, state: HLState, order: TakeOrder) -> tuple[HLState, list[Event]]:
         """L3.1: the taken heroes go to the hand; their slots become open slots."""
@@ -193,7 +229,9 @@ class HiddenLeadersRules:
             out["strength"] = self.cards.strength(taken.card)
         return out
 
-    def _resolve_place(self, state: HLState, order: PlaceOrder) -> tuple[HLState, list[Event]]:
+    def _resolve_place(
+        self, state: HLState, order: PlaceOrder, cut: StepCut | None = None
+    ) -> tuple[HLState, list[Event]]:
         """L3.2 return face up, L3.3 place, L3.4 draw; then the next turn or scoring."""
         seat = state.active
         hand = list(state.hands[seat])
@@ -270,15 +308,24 @@ class HiddenLeadersRules:
                 Event("draw", {"seat": seat, "drew": False, "pile": 0, "text": NO_DRAW_TEXT})
             )
         if finished:
-            events.extend(self._scoring_events(new))
+            self._scoring_events(new, events, cut)
         return new, events
 
-    def _scoring_events(self, state: HLState) -> list[Event]:
+    def _scoring_events(self, state: HLState, events: list[Event], cut: StepCut | None) -> None:
+        """L6 after the last turn, as the board plays it (L10.4): the reveal, each faction
+        in the order of L6.2, then the result. ``cut`` gets the state shown before each."""
         score = self.score(state)
-        events = [Event("reveal", self._reveal_json(state))]
-        events.extend(Event("score_faction", step.to_json()) for step in score.steps)
+        if cut is not None:
+            cut(replace(state, step=STEP_SCORING, scoring_shown=0), len(events))
+        events.append(Event("reveal", self._reveal_json(state)))
+        for shown, step in enumerate(score.steps, start=1):
+            if cut is not None:
+                cut(replace(state, step=STEP_SCORING, scoring_shown=shown), len(events))
+            events.append(Event("score_faction", step.to_json()))
+        if cut is not None:
+            shown = 1 + len(score.steps)
+            cut(replace(state, step=STEP_SCORING, scoring_shown=shown), len(events))
         events.append(Event("result", self._outcome_json(state, score)))
-        return events
 
     # -- scoring and outcome (L6, L7) ------------------------------------------------------
     def score(self, state: HLState) -> Score:
@@ -348,7 +395,7 @@ class HiddenLeadersRules:
             "hero": hero,
             "blocker": blocker,
             "open": slot.hero is None,
-            "takeable": not state.over and state.step == STEP_TAKE and slot.takeable,
+            "takeable": state.step == STEP_TAKE and slot.takeable,
         }
 
     def _last_action_json(self, state: HLState) -> JSON | None:
@@ -373,7 +420,8 @@ class HiddenLeadersRules:
     def view(self, state: HLState, seat: int | None) -> JSON:
         if seat is not None and seat not in (0, 1):
             raise ValueError(f"Hidden Leaders Duel has seats 0 and 1, not {seat!r}.")
-        reveal = state.over
+        # L10.4: the scoring reveals every card first (L6.1), then the factions one by one.
+        reveal = state.over or (state.scoring and state.scoring_shown >= 1)
         counts = {
             row: {
                 fac: sum(
@@ -401,7 +449,7 @@ class HiddenLeadersRules:
             "hand_sizes": [len(h) for h in state.hands],
             "council_sizes": [len(c) for c in state.councils],
             "first_player": state.first_player,
-            "active": None if state.over else state.active,
+            "active": state.active if state.playing else None,
             "turn": state.turn,
             "turns_total": TURNS_TOTAL,
             "own_turn": state.own_turn,
@@ -416,6 +464,8 @@ class HiddenLeadersRules:
             out["me"] = self._me_json(state, seat)
         if state.over:
             out["scoring"] = self._scoring_json(state)
+        elif reveal:
+            out["scoring"] = self._scoring_so_far_json(state)
         return out
 
     def _me_json(self, state: HLState, seat: int) -> JSON:
@@ -434,7 +484,7 @@ class HiddenLeadersRules:
             {"slot": sid, **self.cards.hero_json(state.slot(sid).blocker or "")}
             for sid in state.blocks_of(seat)
         ]
-        is_active = not state.over and state.active == seat
+        is_active = state.playing and state.active == seat
         return {
             "seat": seat,
             "row": seat_row(seat),
@@ -460,6 +510,17 @@ class HiddenLeadersRules:
             "armies": {ROWS[p]: [self.cards.hero_json(c) for c in score.armies[p]] for p in (0, 1)},
             "discarded": list(score.discarded),
             **self._outcome_json(state, score),
+        }
+
+    def _scoring_so_far_json(self, state: HLState) -> JSON:
+        """The part of the scoring a board step shows (L10.4): the reveal, then the
+        factions resolved so far; no armies and no result yet."""
+        score = self.score(state)
+        reveal = self._reveal_json(state)
+        return {
+            "leaders": reveal["leaders"],
+            "councils": reveal["councils"],
+            "steps": [s.to_json() for s in score.steps[: state.scoring_shown - 1]],
         }
 
     # -- bots ------------------------------------------------------------------------------

@@ -18,7 +18,10 @@ STATE_VERSION = 1
 STEP_TAKE = "take"
 STEP_PLACE = "place"
 STEP_OVER = "over"
-STEPS = (STEP_TAKE, STEP_PLACE, STEP_OVER)
+STEP_SCORING = "scoring"
+"""Only in the states of a resolution's board steps between the last placement and the end
+(L10.4): the game is decided but the board has shown ``scoring_shown`` parts of it."""
+STEPS = (STEP_TAKE, STEP_PLACE, STEP_SCORING, STEP_OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,11 +185,24 @@ class HLState:
     pending: Order | None = None
     last: LastAction | None = None
     rng: int = 0
+    scoring_shown: int = 0
+    """While ``step`` is ``"scoring"``: the parts of the L10.4 scoring the board shows so far
+    (0 none, 1 the reveal of L6.1, then one more per faction resolved, L6.2)."""
 
     # -- derived facts ---------------------------------------------------------------------
     @property
     def over(self) -> bool:
         return self.step == STEP_OVER
+
+    @property
+    def scoring(self) -> bool:
+        """A board step of the final scoring (L10.4): decided, not yet all shown."""
+        return self.step == STEP_SCORING
+
+    @property
+    def playing(self) -> bool:
+        """A player has a decision to make (TAKE or RETURN+PLACE)."""
+        return self.step == STEP_TAKE or self.step == STEP_PLACE
 
     @property
     def active(self) -> int:
@@ -224,13 +240,13 @@ class HLState:
 
     def turns_played(self) -> int:
         """Completed turns (L7.2)."""
-        if self.over:
+        if not self.playing:
             return TURNS_TOTAL
         return self.turn - 1
 
     # -- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "version": STATE_VERSION,
             "rows": [s.to_json() for s in self.rows],
             "hands": [list(h) for h in self.hands],
@@ -247,6 +263,9 @@ class HLState:
             "last": None if self.last is None else self.last.to_json(),
             "rng": self.rng,
         }
+        if self.step == STEP_SCORING:
+            out["scoring_shown"] = self.scoring_shown
+        return out
 
     @staticmethod
     def from_json(raw: Mapping[str, Any]) -> HLState:
@@ -268,6 +287,7 @@ class HLState:
             pending=order_from_json(raw["pending"]),
             last=LastAction.from_json(raw["last"]),
             rng=int(raw["rng"]),
+            scoring_shown=int(raw.get("scoring_shown", 0)),
         )
 
 
@@ -275,6 +295,7 @@ __all__ = [
     "STEPS",
     "STEP_OVER",
     "STEP_PLACE",
+    "STEP_SCORING",
     "STEP_TAKE",
     "TURNS_PER_PLAYER",
     "HLState",
