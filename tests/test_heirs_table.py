@@ -38,7 +38,7 @@ PUBLIC_HEIR_KEYS = {
     "sealed",
 }
 PUBLIC_EVENTS = {
-    "colour", "dawn", "comet", "step", "move", "shadow_path", "settle", "scout", "find_taken",
+    "colour", "dawn", "dusk", "comet", "step", "move", "shadow_path", "settle", "scout", "find_taken",
     "shard_taken", "battle", "retreat", "conquer", "plunder", "sign", "trick_public", "axis",
     "fall", "end",
 }  # fmt: skip

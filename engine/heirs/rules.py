@@ -1393,6 +1393,8 @@ class HeirsEngine:
     # -- Dusk (H4.6, H16, H18, H19) --------------------------------------------------------
 
     def dusk(self, st: HeirsState, events: list[Event], rng: Rng, next_dawn: bool = True) -> None:
+        # Public: the board shows Dusk as a step of its own (H23), seals cleared by it.
+        events.append(Event("dusk", {"round": st.round}))
         free, group, deserters = (
             self.pay["free_soldiers"],
             self.pay["group"],

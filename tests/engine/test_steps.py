@@ -242,16 +242,7 @@ def test_steps_are_the_resolution_shown_one_step_at_a_time(game: str) -> None:
     assert walk.steps > walk.resolutions, "some resolution must be cut into several steps"
 
 
-SILENT_DUSK = pytest.mark.xfail(
-    strict=True,
-    reason="Heirs: the Dusk step clears every seal (the board's sealed marks) and may hold no "
-    "event or only private ones; it needs a public event, e.g. 'dusk'",
-)
-
-
-@pytest.mark.parametrize(
-    "game", [pytest.param(g, marks=SILENT_DUSK) if g == "heirs" else g for g in GAMES]
-)
+@pytest.mark.parametrize("game", GAMES)
 def test_the_board_changes_only_in_steps_with_public_events(game: str) -> None:
     """A step whose events the board does not see leaves the board as it was: the view at
     step k equals the view at step k + 1 when step k + 1 has no public event."""
