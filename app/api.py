@@ -42,6 +42,20 @@ class Join(BaseModel):
 class Joined(BaseModel):
     seat: int
     token: str = Field(description="The seat's secret: `Authorization: Bearer` and the websocket.")
+    pin: str = Field(
+        description="4 digits: with the name, `POST /reclaim` gives the seat to another phone."
+    )
+
+
+class Reclaim(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+    pin: str = Field(max_length=8, description="The seat's 4-digit PIN, shown on its phone.")
+
+
+class Reclaimed(BaseModel):
+    seat: int
+    token: str = Field(description="The seat's new token; the old one stops working.")
 
 
 class AddBot(BaseModel):
@@ -138,6 +152,12 @@ class SeatPublic(BaseModel):
     seat: int
     name: str
     bot: bool
+    connected: bool = Field(
+        default=True, description="A phone socket is open (or closed less than 10 s ago)."
+    )
+    away_since: str | None = Field(
+        default=None, description="Since when the seat has had no phone (ISO 8601, UTC)."
+    )
 
 
 class RoomView(BaseModel):
@@ -176,6 +196,10 @@ class RoomView(BaseModel):
         description="The match so far, round by round (without the resolution on show)."
     )
     fast_forward: bool = Field(description="The host plays every later round at once.")
+    predictions: list[dict[str, Any]] = Field(
+        description="Watchers' predictions of the newest match: who predicted while it runs, "
+        "their picks and points once it is over."
+    )
     commitments: dict[str, str] = Field(
         description="Room seat → sha256 commitment of its sealed order not yet played."
     )
@@ -186,6 +210,9 @@ class RoomView(BaseModel):
 
 
 class BoardView(RoomView):
+    pins: dict[str, str] | None = Field(
+        default=None, description="Room seat → its PIN; only with the host's token."
+    )
     playback: list[PlaybackStep] = Field(
         description="The newest resolution step by step; the last view equals `view`."
     )
@@ -200,6 +227,10 @@ class SeatView(RoomView):
     )
     my_commitment: str | None = Field(
         description="The commitment of this seat's sealed order not yet played."
+    )
+    prediction: dict[str, Any] | None = Field(
+        description="The match this watcher may predict now: `match`, `game`, `players`, "
+        "`endings`, and its own `winner` and `ending` so far."
     )
 
 
@@ -224,6 +255,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"description": "Token missing"},
     403: {"description": "Not the host"},
     404: {"description": "No such room"},
+    429: {"description": "Too many tries; see `Retry-After`"},
     409: {"description": "Conflict: name taken, room full, already started, not your turn"},
     422: {"description": 'Invalid body, or an illegal order: `{"detail": "..."}`'},
 }
@@ -237,17 +269,27 @@ async def create_room(body: CreateRoom, rooms: Service) -> RoomCreated:
 
 
 @router.get("/rooms/{code}", responses=ERRORS)
-async def get_room(code: str, rooms: Service) -> BoardView:
-    """The board's public view: seats, status, the game's public view and outcome."""
+async def get_room(code: str, rooms: Service, token: Token) -> BoardView:
+    """The board's public view: seats, status, the game's public view and outcome; with the
+    host's token also the seats' PINs."""
     live = await rooms.room(code)
-    return BoardView.model_validate(rooms.board_payload(live))
+    return BoardView.model_validate(rooms.board_payload(live, host=live.is_host(token)))
 
 
 @router.post("/rooms/{code}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
 async def join_room(code: str, body: Join, rooms: Service) -> Joined:
     """Take a seat by name (409 if the name is taken, the room is full or started)."""
-    seat, token = await rooms.join(code, body.name, body.lang)
-    return Joined(seat=seat, token=token)
+    seated = await rooms.join(code, body.name, body.lang)
+    return Joined(seat=seated.seat, token=seated.token, pin=seated.pin)
+
+
+@router.post("/rooms/{code}/reclaim", responses=ERRORS)
+async def reclaim_seat(code: str, body: Reclaim, rooms: Service) -> Reclaimed:
+    """Come back to your seat from another phone, mid-game too, with your name and PIN: 403
+    for a wrong PIN, 429 (with `Retry-After`) after 5 wrong PINs for one seat in 10 minutes.
+    A seat handed to a bot is taken back the same way."""
+    seated = await rooms.reclaim(code, body.name, body.pin)
+    return Reclaimed(seat=seated.seat, token=seated.token)
 
 
 @router.get("/rooms/{code}/me", responses=ERRORS)
@@ -344,3 +386,32 @@ async def replay(code: str, match: int, rooms: Service, token: Token) -> Replay:
     """A finished match rebuilt from its order log: every step with its events and view,
     and the sealed-order proofs. Public views; with a seat's token, that seat's own."""
     return Replay.model_validate(await rooms.replay(code, match, token))
+
+
+class Predict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    winner: int = Field(description="The room seat expected to win.")
+    ending: str | None = Field(
+        default=None, description="How it ends, for a game with several endings (Heirs)."
+    )
+
+
+@router.post("/rooms/{code}/predictions", responses=ERRORS)
+async def predict(code: str, body: Predict, rooms: Service, token: Token) -> Ok:
+    """A watcher predicts the match it watches (or will watch next): 409 for a player of
+    that match or after its first round. Scored in oracle points when the match ends."""
+    await rooms.predict(code, token, body.winner, body.ending)
+    return Ok()
+
+
+class StandingsScreen(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    shown: bool
+
+
+@router.post("/rooms/{code}/standings", responses=ERRORS)
+async def show_standings(code: str, body: StandingsScreen, rooms: Service, token: Token) -> Ok:
+    """Host: show the standings on the board now (`true`) or dismiss them (`false`). By
+    default a result stays 20 s, then the standings follow."""
+    await rooms.set_standings(code, token, body.shown)
+    return Ok()

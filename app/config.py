@@ -21,6 +21,8 @@ class Settings:
     """Seconds a bot waits before it plays, so a room can follow its moves."""
     step_seconds: float = 1.6
     """Seconds the board shows each step of a resolution (the pace of the reveal)."""
+    away_seconds: float = 10.0
+    """Seconds without a phone socket before the board shows a seat as away."""
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -18,7 +18,10 @@ log = logging.getLogger("pecet.hub")
 
 POLICY_VIOLATION = 1008
 
-ERROR_TEXTS = {"kicked": "This seat was handed to a bot. Join again to play."}
+ERROR_TEXTS = {
+    "kicked": "This seat is played elsewhere now: by a bot, or by your own other phone. "
+    "Come back with your name and seat PIN."
+}
 
 HtmlRenderer = Callable[[LiveRoom, JSON, "Connection"], str]
 """Renders a payload (already a view) as the HTML fragment a page swaps in."""
@@ -34,6 +37,9 @@ class Connection:
     lang: str = "en"
     host: bool = False
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    seat: int | None = None
+    """The room seat of a phone while it is connected (the board shows who is away)."""
+    room: LiveRoom | None = None
 
     @property
     def is_board(self) -> bool:
@@ -48,15 +54,23 @@ class Hub:
         service.add_listener(self.broadcast)
         service.board_watching = self.has_board
 
-    def connect(self, connection: Connection) -> None:
+    def connect(self, live: LiveRoom, connection: Connection) -> None:
         self._rooms.setdefault(connection.code, set()).add(connection)
+        connection.room = live
+        seat = None if connection.is_board else live.seat_by_token(connection.token)
+        if seat is not None:
+            connection.seat = seat.position
+            self.service.phone_socket(live, seat.position, opened=True)
 
     def disconnect(self, connection: Connection) -> None:
         connections = self._rooms.get(connection.code)
-        if connections is not None:
-            connections.discard(connection)
-            if not connections:
-                del self._rooms[connection.code]
+        if connections is None or connection not in connections:
+            return
+        connections.discard(connection)
+        if not connections:
+            del self._rooms[connection.code]
+        if connection.seat is not None and connection.room is not None:
+            self.service.phone_socket(connection.room, connection.seat, opened=False)
 
     def count(self, code: str) -> int:
         return len(self._rooms.get(code, ()))
@@ -67,7 +81,7 @@ class Hub:
     def payload_for(self, live: LiveRoom, connection: Connection) -> JSON | None:
         """The view this connection may see, or ``None`` if its seat is gone."""
         if connection.is_board:
-            return self.service.board_payload(live)
+            return self.service.board_payload(live, host=connection.host)
         seat = live.seat_by_token(connection.token)
         if seat is None:
             return None

@@ -27,7 +27,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(settings.database_url)
         db = make_engine(settings.database_url)
-        rooms = RoomService(db, bot_delay=settings.bot_delay, step_seconds=settings.step_seconds)
+        rooms = RoomService(
+            db,
+            bot_delay=settings.bot_delay,
+            step_seconds=settings.step_seconds,
+            away_seconds=settings.away_seconds,
+        )
         app.state.settings = settings
         app.state.rooms = rooms
         app.state.hub = Hub(rooms, render_html=pages.render_fragment)
@@ -48,7 +53,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, error: RoomError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail, "code": error.code}, status_code=error.status)
+        headers = {} if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+        return JSONResponse(
+            {"detail": error.detail, "code": error.code},
+            status_code=error.status,
+            headers=headers,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:

@@ -51,6 +51,8 @@ class Seat(SQLModel, table=True):
     is_bot: bool = False
     bot_style: str | None = Field(default=None, max_length=32)
     lang: str = Field(default="en", max_length=8)
+    pin: str = Field(default="", max_length=8)
+    """4 digits that let the player take this seat back from another phone; empty for bots."""
     joined_at: datetime = Field(default_factory=utcnow)
 
 
@@ -111,6 +113,25 @@ class Resolution(SQLModel, table=True):
     events: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Prediction(SQLModel, table=True):
+    """A watcher's guess at who wins a match (and, where the game has several, how it ends),
+    scored in oracle points beside the standings."""
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "match_number", "seat", name="uq_prediction_seat"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    match_number: int
+    seat: int
+    """The room seat that predicts."""
+    winner: int
+    """The room seat it expects to win."""
+    ending: str | None = Field(default=None, max_length=32)
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -12,16 +12,20 @@ import contextlib
 import hashlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from limits import parse as parse_limit
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app import proofs
-from app.models import Match, OrderLog, Resolution, Room, Seat, utcnow
+from app.models import Match, OrderLog, Prediction, Resolution, Room, Seat, utcnow
 from engine.core import (
     JSON,
     Event,
@@ -35,13 +39,13 @@ from engine.core import (
 )
 from engine.registry import KNOWN_GAMES, available_games, get_rules
 from engine.tournament import (
-    DUEL_GAMES,
+    ROUND_ROBIN_MAX,
     Plan,
     catch_up_start_player,
     games_to_play,
-    next_position,
-    round_robin,
+    prediction_score,
     standings,
+    upcoming,
 )
 
 log = logging.getLogger("pecet.rooms")
@@ -51,6 +55,10 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 4
 NAME_MAX = 24
 IDLE_ROOM_LIFETIME = timedelta(hours=12)
+RECLAIM_LIMIT = parse_limit("5/10 minutes")
+"""Wrong seat PINs allowed per seat before reclaiming it answers 429."""
+RESULT_SECONDS = 20.0
+"""How long the board shows a tournament game's result before its standings."""
 OPEN_STATUSES = ("lobby", "playing", "finished")
 
 
@@ -59,10 +67,12 @@ class RoomError(Exception):
 
     status = 400
 
-    def __init__(self, detail: str, code: str = "error") -> None:
+    def __init__(self, detail: str, code: str = "error", retry_after: int | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
         self.code = code
+        self.retry_after = retry_after
+        """Seconds before trying again makes sense (``Retry-After``), for a 429."""
 
 
 class RoomNotFound(RoomError):
@@ -79,6 +89,19 @@ class Invalid(RoomError):
 
 class Unauthorized(RoomError):
     status = 401
+
+
+class TooManyTries(RoomError):
+    status = 429
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A player's new seat: its number, the secret token and the PIN to come back with."""
+
+    seat: int
+    token: str
+    pin: str
 
 
 class Forbidden(RoomError):
@@ -111,9 +134,27 @@ class SeatInfo:
     lang: str
     token_hash: str
     row_id: int
+    pin: str = ""
+    sockets: int = 0
+    """Phone sockets open for this seat now."""
+    away_since: datetime = field(default_factory=utcnow)
+    """When its last phone socket closed (or when the server learned of the seat)."""
+    away_after: timedelta = timedelta(seconds=10)
+    """How long without a phone socket before the board shows the seat as away (a reload
+    or a phone waking up is not leaving)."""
+
+    @property
+    def connected(self) -> bool:
+        return self.is_bot or self.sockets > 0 or utcnow() - self.away_since < self.away_after
 
     def public(self) -> JSON:
-        return {"seat": self.position, "name": self.name, "bot": self.is_bot}
+        return {
+            "seat": self.position,
+            "name": self.name,
+            "bot": self.is_bot,
+            "connected": self.connected,
+            "away_since": None if self.connected else self.away_since.isoformat(),
+        }
 
 
 @dataclass(slots=True)
@@ -199,7 +240,12 @@ class LiveMatch:
 
     def result(self) -> JSON:
         """This finished match as a tournament result."""
-        return {"game": self.game, "outcome": self.outcome, "players": list(self.players)}
+        return {
+            "game": self.game,
+            "outcome": self.outcome,
+            "players": list(self.players),
+            "number": self.number,
+        }
 
     @property
     def timer(self) -> float | None:
@@ -228,6 +274,12 @@ class LiveRoom:
     tournament: Plan | None = None
     results: list[JSON] = field(default_factory=list)
     """Finished matches of the tournament, in the order they were played."""
+    predictions: dict[int, dict[int, tuple[int, str | None]]] = field(default_factory=dict)
+    """Match number → watcher's seat → (the seat it expects to win, the ending)."""
+    result_at: datetime | None = None
+    """When the newest result appeared on the board (its standings follow 20 s later)."""
+    standings_mode: str = "auto"
+    """The host's choice between a result and the standings: auto, shown or hidden."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     timer_task: asyncio.Task[None] | None = None
@@ -273,25 +325,103 @@ class LiveRoom:
         colours = _kept_colours(results, [s.position for s in self.seats])
         for row in table:  # Heirs colours stay all tournament long (H20.1)
             row["colour"] = None if colours is None else colours[row["seat"]]
-        remaining = games_to_play(plan, results)
+        remaining = upcoming(plan, results)
         playing = match is not None and (match.status == "playing" or hiding)
-        upcoming = remaining[1:] if playing else remaining
+        later = remaining[1:] if playing else remaining
         next_game: JSON | None = None
-        if upcoming:
-            next_game = {"game": upcoming[0], "number": len(results) + (2 if playing else 1)}
-            if plan.pairings and not playing:
-                next_game["players"] = list(plan.pairings[next_position(plan, results)])
-            if plan.catch_up and upcoming[0] == "heirs" and results:
+        if later:
+            fixture = later[0]
+            next_game = {
+                "game": fixture.game,
+                "number": len(results) + (2 if playing else 1),
+                "stage": fixture.stage,
+            }
+            if fixture.players and len(fixture.players) < len(self.seats):
+                next_game["players"] = list(fixture.players)
+            if plan.catch_up and fixture.game == "heirs" and results:
                 next_game["start_player"] = catch_up_start_player(table, len(self.seats))
         return {
             **plan.to_json(),
             "played": len(results),
             "total": len(results) + len(remaining),
+            "stages": self._stages(plan),
             "standings": table,
             "next": next_game,
             "over": not remaining and not playing,
             "games_played": [r["game"] for r in results],
+            "oracle": self.oracle_table(len(results)),
+            "standings_mode": self.standings_mode,
+            "standings_at": None
+            if self.result_at is None or playing
+            else (self.result_at + timedelta(seconds=RESULT_SECONDS)).isoformat(),
         }
+
+    # ---------------------------------------------------------------- predictions
+
+    def prediction_target(self, seat: SeatInfo) -> tuple[int, str, list[int]] | None:
+        """The match this seat may predict now, as (number, game, players): one it watches,
+        before its first round is played, or the next one of the night while it waits."""
+        match = self.match
+        if match is None:
+            return None
+        if match.status == "playing" and not match.history:
+            if seat.position in match.players:
+                return None
+            return match.number, match.game, list(match.players)
+        if match.status != "finished" or match.showing or self.tournament is None:
+            return None
+        later = upcoming(self.tournament, self.results)
+        if not later or not later[0].players or seat.position in later[0].players:
+            return None
+        return match.number + 1, later[0].game, list(later[0].players)
+
+    def predictions_json(self) -> list[JSON]:
+        """The newest match's predictions: who predicted while it runs, what and how well
+        once it is over (the choices stay hidden until then)."""
+        match = self.match
+        if match is None:
+            return []
+        over = match.status == "finished" and not match.showing
+        made = self.predictions.get(match.number, {})
+        if not over:
+            return [{"seat": seat} for seat in sorted(made)]
+        return [
+            {
+                "seat": seat,
+                "winner": winner,
+                "ending": ending,
+                **prediction_score(match.outcome or {}, match.players, winner, ending),
+            }
+            for seat, (winner, ending) in sorted(made.items())
+        ]
+
+    def oracle_table(self, finished: int) -> list[JSON]:
+        """Oracle points of the night's finished matches, best first: 1 for the winner, 1
+        more for the ending too; a side table that never changes the standings."""
+        points: dict[int, int] = {}
+        for result_index, result in enumerate(self.results[:finished]):
+            number = result.get("number", result_index + 1)
+            for seat, (winner, ending) in self.predictions.get(number, {}).items():
+                scored = prediction_score(
+                    result["outcome"] or {}, result["players"], winner, ending
+                )
+                points[seat] = points.get(seat, 0) + scored["points"]
+        return [
+            {"seat": seat, "points": total}
+            for seat, total in sorted(points.items(), key=lambda item: (-item[1], item[0]))
+        ]
+
+    def _stages(self, plan: Plan) -> list[JSON]:
+        """The plan as the lobby shows it: each game of the list, round after round, with
+        how many matches it takes for the people seated now (a round robin's pairings)."""
+        seated = plan if plan.fixtures else plan.seated(len(self.seats), _duel_games(plan))
+        counts = [0] * len(plan.stages)
+        for fixture in seated.schedule():
+            counts[fixture.stage] += 1
+        return [
+            {"game": game, "matches": counts[stage], "round_robin": counts[stage] > 1}
+            for stage, game in enumerate(plan.stages)
+        ]
 
 
 Listener = Callable[[LiveRoom], Awaitable[None]]
@@ -300,8 +430,15 @@ Listener = Callable[[LiveRoom], Awaitable[None]]
 class RoomService:
     """Creates rooms, seats players, applies orders; tells ``listener`` after every change."""
 
-    def __init__(self, db: Engine, bot_delay: float = 1.0, step_seconds: float = 1.6) -> None:
+    def __init__(
+        self,
+        db: Engine,
+        bot_delay: float = 1.0,
+        step_seconds: float = 1.6,
+        away_seconds: float = 10.0,
+    ) -> None:
         self.db = db
+        self.away_after = timedelta(seconds=away_seconds)
         self.bot_delay = bot_delay
         self.step_seconds = step_seconds
         """How long the board shows each step of a resolution."""
@@ -310,6 +447,7 @@ class RoomService:
         self._rooms: dict[str, LiveRoom] = {}
         self._listeners: list[Listener] = []
         self._broadcasts: set[asyncio.Task[None]] = set()
+        self._wrong_pins = MovingWindowRateLimiter(MemoryStorage())
         self._load_lock = asyncio.Lock()
         self._closing = False
 
@@ -370,10 +508,21 @@ class RoomService:
             rules = get_rules(game)
             plan = None if room.tournament is None else Plan.from_stored(room.tournament)
             results = [
-                {"game": m.game or room.game, "outcome": m.outcome, "players": _players(m)}
+                {
+                    "game": m.game or room.game,
+                    "outcome": m.outcome,
+                    "players": _players(m),
+                    "number": m.number,
+                }
                 for m in matches
                 if plan is not None and m.status == "finished"
             ]
+            predictions: dict[int, dict[int, tuple[int, str | None]]] = {}
+            for guess in session.exec(select(Prediction).where(Prediction.room_id == room.id)):
+                predictions.setdefault(guess.match_number, {})[guess.seat] = (
+                    guess.winner,
+                    guess.ending,
+                )
             return LiveRoom(
                 row_id=room.id,
                 code=room.code,
@@ -385,7 +534,8 @@ class RoomService:
                 options=dict(room.options),
                 status=room.status,
                 host_token_hash=room.host_token_hash,
-                seats=[_seat_info(s) for s in seats],
+                seats=[_seat_info(s, self.away_after) for s in seats],
+                predictions=predictions,
                 match=None if match is None else _live_match(rules, match, game, history, orders),
                 paused=room.paused,
             )
@@ -466,8 +616,8 @@ class RoomService:
             session.add(room)
             self._rooms.pop(room.code, None)
 
-    async def join(self, code: str, name: str, lang: str = "en") -> tuple[int, str]:
-        """Seat a player by name. Returns the seat number and the player's secret token."""
+    async def join(self, code: str, name: str, lang: str = "en") -> Seated:
+        """Seat a player by name, with a fresh token and a 4-digit PIN to come back with."""
         shown = clean_name(name)
         if not shown:
             raise Invalid("Please enter your name.", code="name_empty")
@@ -475,7 +625,59 @@ class RoomService:
             raise Invalid(f"Names are at most {NAME_MAX} characters.", code="name_too_long")
         live = await self.room(code)
         async with live.lock:
-            return self._add_seat(live, shown, is_bot=False, bot_style=None, lang=lang)
+            pin = f"{secrets.randbelow(10_000):04d}"
+            seat, token = self._add_seat(
+                live, shown, is_bot=False, bot_style=None, lang=lang, pin=pin
+            )
+            return Seated(seat, token, pin)
+
+    async def reclaim(self, code: str, name: str, pin: str) -> Seated:
+        """A player's seat on a new device, by name and PIN, at any time (a seat handed to a
+        bot too: the bot leaves it at the next decision). The old token stops working."""
+        live = await self.room(code)
+        async with live.lock:
+            key = name_key(name)
+            seat = next((s for s in live.seats if name_key(s.name) == key and s.pin), None)
+            if seat is None:
+                raise RoomNotFound(
+                    f"Nobody called {clean_name(name)} sits in this room.", code="no_such_name"
+                )
+            tries = (live.code, str(seat.row_id))
+            if not self._wrong_pins.test(RECLAIM_LIMIT, *tries):
+                reset = self._wrong_pins.get_window_stats(RECLAIM_LIMIT, *tries).reset_time
+                raise TooManyTries(
+                    "Too many wrong PINs for this seat. Ask the host, or wait a few minutes.",
+                    code="too_many_tries",
+                    retry_after=max(1, int(reset - time.time()) + 1),
+                )
+            if not secrets.compare_digest(seat.pin, str(pin).strip()):
+                self._wrong_pins.hit(RECLAIM_LIMIT, *tries)
+                raise Forbidden("That PIN does not match this seat.", code="wrong_pin")
+            token = secrets.token_urlsafe(24)
+            with Session(self.db) as session:
+                row = session.get(Seat, seat.row_id)
+                assert row is not None
+                row.token_hash, row.is_bot = hash_token(token), False
+                session.add(row)
+                self._touch(session, live)
+                session.commit()
+            seat.token_hash, seat.is_bot = hash_token(token), False
+            seat.away_since = utcnow()
+            self._changed(live)  # the old phone's sockets learn their token is gone
+            return Seated(seat.position, token, seat.pin)
+
+    def phone_socket(self, live: LiveRoom, position: int, opened: bool) -> None:
+        """The hub tells of a phone socket opening or closing: the board shows who is away."""
+        seat = next((s for s in live.seats if s.position == position), None)
+        if seat is None:
+            return
+        seat.sockets = max(0, seat.sockets + (1 if opened else -1))
+        if seat.sockets == 0:
+            seat.away_since = utcnow()
+            # Tell the board again once the seat counts as away.
+            loop = asyncio.get_running_loop()
+            loop.call_later(seat.away_after.total_seconds() + 0.05, self._tell, live)
+        self._tell(live)
 
     async def add_bot(self, code: str, host_token: str | None, style: str | None = None) -> int:
         live = await self.room(code)
@@ -493,7 +695,14 @@ class RoomService:
             return seat
 
     def _add_seat(
-        self, live: LiveRoom, name: str, *, is_bot: bool, bot_style: str | None, lang: str = "en"
+        self,
+        live: LiveRoom,
+        name: str,
+        *,
+        is_bot: bool,
+        bot_style: str | None,
+        lang: str = "en",
+        pin: str = "",
     ) -> tuple[int, str]:
         if live.status != "lobby":
             raise Conflict("This game has already started.", code="started")
@@ -514,13 +723,14 @@ class RoomService:
             is_bot=is_bot,
             bot_style=bot_style,
             lang=lang if lang in ("en", "cs") else "en",
+            pin=pin,
         )
         with Session(self.db) as session:
             session.add(seat)
             self._touch(session, live)
             session.commit()
             session.refresh(seat)
-        live.seats.append(_seat_info(seat))
+        live.seats.append(_seat_info(seat, self.away_after))
         self._changed(live)
         return seat.position, token
 
@@ -715,12 +925,10 @@ class RoomService:
             return live.tournament_json()
 
     def _fix_schedule(self, live: LiveRoom, plan: Plan) -> Plan:
-        """At the start: a duel game with more than two entrants becomes a round robin, one
-        pairing per game, played on the same board while the others watch."""
-        if len(live.seats) <= 2 or any(game not in DUEL_GAMES for game in plan.games):
-            return plan
-        pairings = round_robin(len(live.seats))
-        fixed = Plan((plan.games[0],) * len(pairings), plan.final_double, False, pairings)
+        """At the start: every game of the night seats everyone it can; a duel game with
+        more than two entrants becomes a round robin, one pairing per match, played on the
+        same board while the others watch."""
+        fixed = plan.seated(len(live.seats), _duel_games(plan))
         with Session(self.db) as session:
             room = session.get(Room, live.row_id)
             assert room is not None
@@ -735,9 +943,8 @@ class RoomService:
         game, players = live.game, list(range(len(live.seats)))
         plan = live.tournament
         if plan is not None:
-            game = games_to_play(plan, live.results)[0]
-            if plan.pairings:
-                players = list(plan.pairings[next_position(plan, live.results)])
+            fixture = upcoming(plan, live.results)[0]
+            game, players = fixture.game, list(fixture.players or players)
         options = dict(live.options) if game == live.lobby_game else {}
         options = {**options, **{k: live.options[k] for k in ROOM_OPTIONS if k in live.options}}
         if previous is not None and previous.game == game and len(players) == 2:
@@ -914,6 +1121,8 @@ class RoomService:
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"
+            live.standings_mode = "auto"
+            live.result_at = None if show else utcnow()
             if live.tournament is not None:
                 live.results.append(match.result())
         self._changed(live)
@@ -982,6 +1191,8 @@ class RoomService:
         match.show_started_at = match.show_elapsed = None
         if match.status == "playing":
             self._restart_timer(live, match)
+        else:
+            live.result_at = utcnow()
         with Session(self.db) as session:
             row = session.get(Match, match.row_id)
             assert row is not None
@@ -1044,7 +1255,7 @@ class RoomService:
                         ):
                             continue
                         order = live.rules.bot_order(
-                            match.state, engine_seat, seat.bot_style or "default"
+                            match.state, engine_seat, _bot_style(live, seat)
                         )
                         self._apply(live, seat, order)
         except asyncio.CancelledError:
@@ -1122,17 +1333,20 @@ class RoomService:
         if default is not None:
             order: JSON = default(live.match.state, engine_seat)
             return order
-        return live.rules.bot_order(live.match.state, engine_seat, seat.bot_style or "default")
+        return live.rules.bot_order(live.match.state, engine_seat, _bot_style(live, seat))
 
     # ---------------------------------------------------------------- views
 
-    def board_payload(self, live: LiveRoom) -> JSON:
-        """The board's view of the room: public information only.
+    def board_payload(self, live: LiveRoom, host: bool = False) -> JSON:
+        """The board's view of the room: public information only (and, for the host's
+        board, the seats' PINs, so that a player without a phone can be helped back).
 
         ``view`` is the newest position and ``playback`` the newest resolution step by step,
         each with the public view after it; while ``show`` runs, the board draws
         ``playback[show.step]`` and nothing later."""
         payload = self._room_payload(live)
+        if host:
+            payload["pins"] = {str(s.position): s.pin for s in live.seats if s.pin}
         match = live.match
         if match is None:
             payload.update(view=None, events=[], playback=[], history=[])
@@ -1166,7 +1380,9 @@ class RoomService:
             "player": engine_seat,
         }
         if match is None:
-            payload.update(view=None, prompt=None, events=[], history=[], my_commitment=None)
+            payload.update(
+                view=None, prompt=None, events=[], history=[], my_commitment=None, prediction=None
+            )
             return payload
         show = payload["show"]
         # A seat that sits this match out watches it like the board.
@@ -1181,7 +1397,25 @@ class RoomService:
         payload["history"] = self._history(match, engine_seat, show)
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
+        payload["prediction"] = self._prediction_offer(live, seat)
         return payload
+
+    @staticmethod
+    def _prediction_offer(live: LiveRoom, seat: SeatInfo) -> JSON | None:
+        """What this seat may predict now, with its own current guess."""
+        target = live.prediction_target(seat)
+        if target is None:
+            return None
+        number, game, players = target
+        guess = live.predictions.get(number, {}).get(seat.position)
+        return {
+            "match": number,
+            "game": game,
+            "players": players,
+            "endings": list(get_rules(game).info.endings),
+            "winner": None if guess is None else guess[0],
+            "ending": None if guess is None else guess[1],
+        }
 
     @staticmethod
     def _shown_events(match: LiveMatch, show: JSON | None) -> list[Event]:
@@ -1252,6 +1486,7 @@ class RoomService:
             else match.deadline_at.isoformat(),
             "timer_left": None if match is None else match.timer_left,
             "show": show,
+            "predictions": live.predictions_json(),
             "fast_forward": match is not None and match.fast_forward,
             "commitments": commitments,
             "reveals": reveals,
@@ -1329,6 +1564,55 @@ class RoomService:
             "players": [seats[p].public() for p in players if p in seats],
             "steps": steps,
         }
+
+    async def predict(
+        self, code: str, token: str | None, winner: int, ending: str | None = None
+    ) -> None:
+        """A watcher's prediction for the match it watches (or waits to watch): who wins and,
+        in a game with several endings, how. It can change until the match's first round
+        is played, and stays hidden until the match is over."""
+        live = await self.room(code)
+        async with live.lock:
+            seat = live.seat_by_token(token)
+            if seat is None:
+                raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+            target = live.prediction_target(seat)
+            if target is None:
+                raise Conflict(
+                    "Predictions are for watchers, before the match's first round.",
+                    code="no_prediction",
+                )
+            number, game, players = target
+            if winner not in players:
+                raise Invalid("Pick one of the players of this match.", code="bad_winner")
+            endings = get_rules(game).info.endings
+            if endings and ending not in endings:
+                raise Invalid(f"Pick how it ends: {', '.join(endings)}.", code="bad_ending")
+            if not endings:
+                ending = None
+            with Session(self.db) as session:
+                row = session.exec(
+                    select(Prediction).where(
+                        Prediction.room_id == live.row_id,
+                        Prediction.match_number == number,
+                        Prediction.seat == seat.position,
+                    )
+                ).first() or Prediction(
+                    room_id=live.row_id, match_number=number, seat=seat.position, winner=winner
+                )
+                row.winner, row.ending = winner, ending
+                session.add(row)
+                session.commit()
+            live.predictions.setdefault(number, {})[seat.position] = (winner, ending)
+            self._changed(live)
+
+    async def set_standings(self, code: str, host_token: str | None, shown: bool) -> None:
+        """Host: show the standings now, or dismiss them (back to the result)."""
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with live.lock:
+            live.standings_mode = "shown" if shown else "hidden"
+            self._changed(live)
 
     async def set_language(self, code: str, token: str | None, lang: str) -> None:
         live = await self.room(code)
@@ -1412,7 +1696,7 @@ def _new_code(taken: set[str]) -> str:
             return code
 
 
-def _seat_info(seat: Seat) -> SeatInfo:
+def _seat_info(seat: Seat, away_after: timedelta) -> SeatInfo:
     assert seat.id is not None
     return SeatInfo(
         position=seat.position,
@@ -1422,7 +1706,16 @@ def _seat_info(seat: Seat) -> SeatInfo:
         lang=seat.lang,
         token_hash=seat.token_hash,
         row_id=seat.id,
+        pin=seat.pin,
+        away_after=away_after,
     )
+
+
+def _bot_style(live: LiveRoom, seat: SeatInfo) -> str:
+    """The seat's bot style if the game being played has it, else that game's default: a bot
+    plays every game of a mixed night."""
+    styles = live.rules.info.bot_styles
+    return seat.bot_style if seat.bot_style in styles else styles[0]
 
 
 def _kept_colours(results: list[JSON], players: list[int]) -> list[str] | None:
@@ -1449,11 +1742,18 @@ def _plan(raw: Mapping[str, Any], game: str) -> Plan:
         raise Invalid(f"Bad tournament: {error}", code="bad_tournament") from error
 
 
+def _duel_games(plan: Plan) -> list[str]:
+    """The games of the plan for exactly two players: played as round robins."""
+    return [game for game in set(plan.games) if get_rules(game).info.max_players == 2]
+
+
 def _limits(plan: Plan) -> tuple[int, int]:
+    """A night seats as many as its largest game takes: a duel game seats up to 8 entrants
+    as a round robin, any other game its own most."""
     infos = [get_rules(game).info for game in set(plan.games)]
-    if len(infos) == 1 and plan.games[0] in DUEL_GAMES:
-        return 2, 8
-    return max(i.min_players for i in infos), min(i.max_players for i in infos)
+    duels = set(_duel_games(plan))
+    most = min(ROUND_ROBIN_MAX if i.id in duels else i.max_players for i in infos)
+    return max(i.min_players for i in infos), most
 
 
 def _live_match(

@@ -88,7 +88,7 @@ async def _serve(
     websocket: WebSocket, rooms: RoomService, live: LiveRoom, connection: Connection
 ) -> None:
     hub = _hub(websocket)
-    hub.connect(connection)
+    hub.connect(live, connection)
     try:
         await hub.send_view(live, connection)
         while True:

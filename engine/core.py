@@ -122,6 +122,9 @@ class GameInfo:
     simultaneous: bool
     """True when seats seal orders at the same time (resolution waits for all of them)."""
     bot_styles: tuple[str, ...] = ("default",)
+    endings: tuple[str, ...] = ()
+    """The ways a game can end that a watcher may predict (``outcome["reason"]``); empty
+    when only the winner is worth predicting."""
 
 
 @runtime_checkable

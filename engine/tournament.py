@@ -12,8 +12,9 @@ where ``players[i]`` is the tournament seat that played engine seat ``i``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -21,39 +22,85 @@ from engine.core import JSON
 
 DUEL_GAMES = ("hidden_leaders", "legions")
 MAX_GAMES = 20
+"""At most this many games in the list times its rounds."""
+MAX_ROUNDS = 10
+ROUND_ROBIN_MAX = 8
+"""A duel game seats 3 to 8 entrants as a round robin, one pairing after another."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fixture:
+    """One match of the night: its game and the tournament seats that play it, in the game's
+    own seat order; ``stage`` is its place in the list of games (the list times its rounds),
+    shared by every pairing of a round robin."""
+
+    game: str
+    players: tuple[int, ...]
+    stage: int
+
+    def to_json(self) -> JSON:
+        return {"game": self.game, "players": list(self.players), "stage": self.stage}
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """What the host chose: the games in order, Final ×2 (H20.3) and Catch-up (H20.4)."""
+    """What the host chose: a list of games played ``rounds`` times over, Final ×2 (H20.3)
+    and Catch-up (H20.4); ``fixtures`` once the night has started and everyone is seated."""
 
     games: tuple[str, ...]
+    rounds: int = 1
     final_double: bool = False
     catch_up: bool = False
-    pairings: tuple[tuple[int, int], ...] = ()
-    """A round robin's pairings, one per game (set when the first game starts)."""
+    fixtures: tuple[Fixture, ...] = ()
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The games in the order they are played, each once for the whole table."""
+        return self.games * self.rounds
 
     @staticmethod
     def from_stored(raw: Mapping[str, Any]) -> Plan:
+        games = tuple(raw["games"])
+        fixtures = tuple(
+            Fixture(str(f["game"]), tuple(int(p) for p in f["players"]), int(f["stage"]))
+            for f in raw.get("fixtures", ())
+        )
+        if not fixtures and raw.get("pairings"):  # stored before fixtures: one game per pair
+            fixtures = tuple(Fixture(games[0], (int(a), int(b)), 0) for a, b in raw["pairings"])
+            games = games[:1]
         return Plan(
-            tuple(raw["games"]),
+            games,
+            int(raw.get("rounds", 1)),
             bool(raw.get("final_double")),
             bool(raw.get("catch_up")),
-            tuple((int(a), int(b)) for a, b in raw.get("pairings", ())),
+            fixtures,
         )
 
     @staticmethod
     def from_json(raw: Mapping[str, Any], default_game: str, hosted: Sequence[str]) -> Plan:
-        """Checks the host's choice; raises ``ValueError`` with a readable reason."""
+        """Checks the host's choice; raises ``ValueError`` with a readable reason.
+
+        ``{"games": [...], "rounds": n}`` plays the list n times; ``{"count": n}`` is n
+        rounds of the room's own game."""
+        extra = set(raw) - {"games", "count", "rounds", "final_double", "catch_up"}
+        if extra:
+            raise ValueError(f"unknown tournament settings: {', '.join(sorted(extra))}")
         games = raw.get("games")
         count = raw.get("count")
+        rounds = raw.get("rounds", 1)
         if games is None:
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise ValueError("a tournament needs a number of games (count) or a list (games)")
-            games = [default_game] * count
+            if count is None:
+                raise ValueError("a tournament needs a list of games (games) or a count")
+            rounds, games = count, [default_game]
+        elif count is not None:
+            raise ValueError("give either a list of games or a count, not both")
+        if isinstance(rounds, bool) or not isinstance(rounds, int):
+            raise ValueError("the number of rounds must be a whole number")
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise ValueError(f"a tournament plays its list 1 to {MAX_ROUNDS} times")
         if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
             raise ValueError("games must be a list of game ids")
-        if not 1 <= len(games) <= MAX_GAMES:
+        if not 1 <= len(games) * rounds <= MAX_GAMES:
             raise ValueError(f"a tournament has 1 to {MAX_GAMES} games")
         unknown = sorted(set(games) - set(hosted))
         if unknown:
@@ -61,26 +108,44 @@ class Plan:
         for key in ("final_double", "catch_up"):
             if not isinstance(raw.get(key, False), bool):
                 raise ValueError(f"{key} must be true or false")
-        extra = set(raw) - {"games", "count", "final_double", "catch_up"}
-        if extra:
-            raise ValueError(f"unknown tournament settings: {', '.join(sorted(extra))}")
-        return Plan(tuple(games), bool(raw.get("final_double")), bool(raw.get("catch_up")))
+        return Plan(tuple(games), rounds, bool(raw.get("final_double")), bool(raw.get("catch_up")))
 
     def to_json(self) -> JSON:
         raw: JSON = {
             "games": list(self.games),
+            "rounds": self.rounds,
             "final_double": self.final_double,
             "catch_up": self.catch_up,
         }
-        if self.pairings:
-            raw["pairings"] = [list(pair) for pair in self.pairings]
+        if self.fixtures:
+            raw["fixtures"] = [f.to_json() for f in self.fixtures]
         return raw
+
+    def seated(self, entrants: int, duels: Iterable[str]) -> Plan:
+        """The night for ``entrants`` players: a duel game is a round robin among them (every
+        pairing once, the others watching) and any other game seats everyone."""
+        duel_games = set(duels)
+        everyone = tuple(range(entrants))
+        fixtures: list[Fixture] = []
+        for stage, game in enumerate(self.stages):
+            if game in duel_games and entrants > 2:
+                fixtures += [Fixture(game, pair, stage) for pair in round_robin(entrants)]
+            else:
+                fixtures.append(Fixture(game, everyone, stage))
+        return replace(self, fixtures=tuple(fixtures))
+
+    def schedule(self) -> tuple[Fixture, ...]:
+        """The matches of the night; before it starts, one per stage for the whole table."""
+        if self.fixtures:
+            return self.fixtures
+        return tuple(Fixture(game, (), stage) for stage, game in enumerate(self.stages))
 
 
 def round_robin(entrants: int) -> tuple[tuple[int, int], ...]:
     """Every pair of entrants once, in rounds (the circle method), so that nobody waits long
-    and nobody plays twice in a row when it can be helped. Seat order alternates who is
-    engine seat 0 so that each entrant starts about half of its games."""
+    and nobody plays twice in a row when it can be helped (with an odd count one entrant
+    sits each round out: the bye). Seat order alternates who is engine seat 0 so that each
+    entrant starts about half of its games."""
     seats: list[int | None] = list(range(entrants))
     if entrants % 2:
         seats.append(None)
@@ -107,7 +172,7 @@ def is_draw(result: Mapping[str, Any]) -> bool:
 
 
 def plan_positions(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[int]:
-    """The place in the plan of each game played. L7.3: a drawn Hidden Leaders game is
+    """The place in the schedule of each game played. L7.3: a drawn Hidden Leaders game is
     followed by a rematch, which takes the drawn game's place instead of the next one."""
     positions: list[int] = []
     for index in range(len(results)):
@@ -125,19 +190,25 @@ def _needs_rematch(result: Mapping[str, Any]) -> bool:
     return result["game"] == "hidden_leaders" and is_draw(result)
 
 
-def games_to_play(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The games still to come, a rematch first after a drawn Hidden Leaders game (L7.3)."""
+def upcoming(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[Fixture]:
+    """The matches still to come, a rematch first after a drawn Hidden Leaders game (L7.3)."""
+    schedule = plan.schedule()
     if not results:
-        return list(plan.games)
+        return list(schedule)
     last = plan_positions(plan, results)[-1]
-    remaining = list(plan.games[last + 1 :])
+    remaining = list(schedule[last + 1 :])
     if _needs_rematch(results[-1]):
-        remaining.insert(0, results[-1]["game"])
+        remaining.insert(0, schedule[last])
     return remaining
 
 
+def games_to_play(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The games of the matches still to come."""
+    return [fixture.game for fixture in upcoming(plan, results)]
+
+
 def next_position(plan: Plan, results: Sequence[Mapping[str, Any]]) -> int:
-    """The place in the plan of the next game (a rematch keeps the drawn game's place)."""
+    """The place in the schedule of the next game (a rematch keeps the drawn game's place)."""
     if not results:
         return 0
     last = plan_positions(plan, results)[-1]
@@ -173,23 +244,43 @@ def tiebreak_score(result: Mapping[str, Any], engine_seat: int) -> int:
     return int(outcome["council"][str(engine_seat)]["points"])
 
 
-def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> list[JSON]:
-    """The table, best first: place (shared when tied), points per game and in total.
+TIEBREAKS = ("games_won", "council", "army_strength", "victory_points", "head_to_head")
+"""The keys that may put one of two players level on points ahead, as ``tiebreak`` names
+them in the standings: H20.5 for Heirs (games won, then Council points summed), then the
+duel rules (army strength for Hidden Leaders, VP for Legions, then head to head)."""
 
-    Order: points; then games won (H20.5) for Heirs or the summed army strength / VP for a
-    duel series; then summed Council points (Heirs); then head to head among the tied; else a
-    shared place.
+_SCORE_KEY = {"heirs": "council", "hidden_leaders": "army_strength", "legions": "victory_points"}
+
+
+def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> list[JSON]:
+    """The table, best first: place (shared when tied after every tie-break), points per
+    game and in total, and ``tiebreak``: what put a row ahead of the next one on equal
+    points (one of ``TIEBREAKS``), ``"shared"`` when they share the place, else None.
+
+    Order: points; then games won (H20.5; not in a night of duels only, whose points are
+    already its wins); then Council points summed (H20.5); then army strength and VP summed
+    (the duel rules); then head to head among the tied; else a shared place.
     """
-    final_index = len(plan.games) - 1
+    schedule = plan.schedule()
+    final_stage = len(plan.stages) - 1
     positions = plan_positions(plan, results)
     rows: dict[int, dict[str, Any]] = {
-        seat: {"seat": seat, "points": Fraction(0), "per_game": [], "games_won": 0, "score": 0}
+        seat: {
+            "seat": seat,
+            "points": Fraction(0),
+            "per_game": [],
+            "games_won": 0,
+            **{key: 0 for key in _SCORE_KEY.values()},
+        }
         for seat in range(seats)
     }
     for index, result in enumerate(results):
         earned = game_points(result, seats)
-        # H20.3: the final doubles, and so does its rematch if it was drawn (L7.3).
-        factor = 2 if plan.final_double and positions[index] == final_index else 1
+        # H20.3: every game of the final stage counts double (each pairing of a final round
+        # robin), and so does a drawn final's rematch (L7.3).
+        position = positions[index]
+        final = position < len(schedule) and schedule[position].stage == final_stage
+        factor = 2 if plan.final_double and final else 1
         winners = set(winners_of(result["outcome"]))
         for seat, row in rows.items():
             if seat in earned:
@@ -197,26 +288,36 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
                 row["per_game"].append(_number(factor * earned[seat]))
             else:
                 row["per_game"].append(None)
+        score_key = _SCORE_KEY[result["game"]]
         for engine_seat, seat in enumerate(result["players"]):
             rows[seat]["games_won"] += engine_seat in winners
-            rows[seat]["score"] += tiebreak_score(result, engine_seat)
+            rows[seat][score_key] += tiebreak_score(result, engine_seat)
     duel_only = all(g in DUEL_GAMES for g in plan.games)
+    chain = [k for k in TIEBREAKS[:-1] if not (duel_only and k == "games_won")]
 
     def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
-        if duel_only:
-            return (-row["points"], -row["score"])
-        return (-row["points"], -row["games_won"], -row["score"])
+        return (-row["points"], *(-row[k] for k in chain))
 
     ordered = sorted(rows.values(), key=lambda r: (*key(r), r["seat"]))
     ordered = _head_to_head(ordered, key, results, seats)
     place, previous = 0, None
     for index, row in enumerate(ordered):
-        marker = (*key(row), row.get("h2h", 0))
+        marker = (*key(row), row["h2h"])
         if marker != previous:
             place, previous = index + 1, marker
         row["place"] = place
+        row["tiebreak"] = None
+    for upper, lower in itertools.pairwise(ordered):
+        if upper["points"] != lower["points"]:
+            continue
+        if upper["place"] == lower["place"]:
+            upper["tiebreak"] = lower["tiebreak"] = "shared"
+        else:
+            upper["tiebreak"] = next((k for k in chain if upper[k] != lower[k]), "head_to_head")
+    for row in ordered:
         row["points"] = _number(row["points"])
-        row.pop("h2h", None)
+        row["score"] = sum(row.pop(k) for k in _SCORE_KEY.values())
+        row.pop("h2h")
     return ordered
 
 
@@ -239,6 +340,20 @@ def _head_to_head(
         out.extend(sorted(group, key=lambda r: (r["h2h"], r["seat"])))
         start = end + 1
     return out
+
+
+def prediction_score(
+    outcome: Mapping[str, Any], players: Sequence[int], winner: int, ending: str | None
+) -> JSON:
+    """A watcher's oracle points for one match: 1 for naming the winner, 1 more for naming
+    how it ended too (``outcome["reason"]``). A draw has no winner to name."""
+    right_winner = winner in [players[w] for w in winners_of(outcome)]
+    right_ending = ending is not None and ending == outcome.get("reason")
+    return {
+        "right_winner": right_winner,
+        "right_ending": right_ending,
+        "points": int(right_winner) * (1 + int(right_ending)),
+    }
 
 
 def catch_up_start_player(table: Sequence[Mapping[str, Any]], players: int) -> int:

@@ -154,7 +154,8 @@ def test_round_robin_pairs_everyone_once_and_head_to_head_breaks_ties() -> None:
         assert sorted(tuple(sorted(p)) for p in pairs) == list(
             itertools.combinations(range(entrants), 2)
         )
-    plan = Plan(("legions",) * 3, pairings=round_robin(3))
+    plan = Plan(("legions",)).seated(3, ["legions"])
+    assert [f.players for f in plan.fixtures] == list(round_robin(3))
     # ``winner`` is the game's own seat: players[winner] is the entrant who won.
     results = [
         duel_result("legions", [0, 1], 0, [20, 10]),  # entrant 0 beats 1
@@ -171,7 +172,8 @@ def test_round_robin_pairs_everyone_once_and_head_to_head_breaks_ties() -> None:
 
 
 def test_plans_are_checked() -> None:
-    assert Plan.from_json({"count": 3}, "hidden_leaders", HOSTED).games == ("hidden_leaders",) * 3
+    counted = Plan.from_json({"count": 3}, "hidden_leaders", HOSTED)
+    assert counted.games == ("hidden_leaders",) and counted.stages == ("hidden_leaders",) * 3
     mixed = Plan.from_json({"games": ["heirs", "legions"], "final_double": True}, "heirs", HOSTED)
     assert mixed.games == ("heirs", "legions") and mixed.final_double
     for bad in (
@@ -182,6 +184,11 @@ def test_plans_are_checked() -> None:
         {"count": 2, "x": 1},
         {"count": 2, "catch_up": "yes"},
         {"count": True},
+        {"count": 1_000_000_000},
+        {"games": ["heirs"], "rounds": 0},
+        {"games": ["heirs", "legions"], "rounds": 11},
+        {"games": ["heirs"] * 11, "rounds": 2},
+        {"games": ["heirs"], "count": 2},
     ):
         with pytest.raises(ValueError):
             Plan.from_json(bad, "hidden_leaders", HOSTED)

@@ -93,6 +93,7 @@ class HeirsRules(HeirsEngine):
         max_players=6,
         simultaneous=True,
         bot_styles=bots.STYLES,
+        endings=("throne", "last_survivor", "council"),
     )
 
     def __init__(self) -> None:
