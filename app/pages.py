@@ -10,6 +10,7 @@ the public one.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Mapping
 from io import BytesIO
@@ -24,9 +25,10 @@ from markupsafe import Markup
 
 from app import i18n
 from app.config import PROJECT_DIR, Settings
-from app.games import hidden_leaders, screens_for, seat_names
+from app.games import engine_seats, hidden_leaders, screens_for, seat_names, short_hex
 from app.hub import Connection
 from app.lan import join_base_url
+from app.proofs import canonical_json
 from app.rooms import (
     NAME_MAX,
     LiveRoom,
@@ -98,8 +100,19 @@ def render(template: str, lang: str, **context: Any) -> str:
 # ------------------------------------------------------------------ view models
 
 
+def view_outcome(view: Mapping[str, Any] | None) -> JSON | None:
+    """The outcome a finished view carries itself (the last step of a show or a replay, when
+    the room's own outcome waits for the end of the show)."""
+    if not view:
+        return None
+    found = view.get("outcome") or view.get("final")
+    if not found and view.get("over"):
+        found = view.get("scoring")
+    return dict(found) if found else None
+
+
 def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
-    outcome = payload.get("outcome") or {}
+    outcome = payload.get("outcome") or view_outcome(payload.get("view")) or {}
     names = seat_names(payload)
     winner = outcome.get("winner")
     ready = set(payload.get("ready") or [])
@@ -111,42 +124,200 @@ def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+# ------------------------------------------------------------------ the show (the reveal)
+
+
+def shown_payload(payload: Mapping[str, Any]) -> JSON:
+    """The payload a screen draws: while the room plays its newest resolution out (``show``),
+    the step being shown, never the final position.
+
+    The board's ``view`` becomes the public view right after the shown step and its
+    ``events`` those of the steps so far; ``playback`` keeps only those steps. The final
+    ``view`` holds what comes later (the next omen and pedestals, a later battle's Sign and
+    owner), so no template may see it. The room's outcome, the timer and the revealed orders
+    wait for the end of the show too. A phone's payload arrives already cut to the step by
+    the server (it carries no playback); only its room-level fields are held back here.
+    """
+    shown: JSON = dict(payload)
+    show = payload.get("show")
+    if not show:
+        return shown
+    playback = list(payload.get("playback") or [])
+    if playback:
+        step = min(max(int(show.get("step") or 0), 0), len(playback) - 1)
+        shown["playback"] = playback[: step + 1]
+        shown["view"] = playback[step].get("view")
+        shown["events"] = [e for s in playback[: step + 1] for e in s.get("events") or []]
+    shown["outcome"] = None
+    shown["ready"] = []
+    if shown.get("status") == "finished":
+        shown["status"] = "playing"
+    shown["deadline"] = None
+    shown["timer_left"] = None
+    shown["reveals"] = {}
+    return shown
+
+
+def proof_rows(payload: Mapping[str, Any], proofs: list[Mapping[str, Any]]) -> list[JSON]:
+    """Sealed-order proofs as the screens list them; the browser checks each (static/proofs.js)."""
+    names = seat_names(payload)
+    seats = engine_seats(payload)
+    rows = []
+    for proof in proofs:
+        seat = proof.get("seat")
+        name = proof.get("name")
+        if not name and seat is not None:
+            name = names.get(seats.get(int(seat), int(seat)), str(seat))
+        commitment = str(proof.get("commitment") or "")
+        rows.append(
+            {
+                "seat": seat,
+                "name": name or "",
+                "commitment": commitment,
+                "short": short_hex(commitment),
+                "salt": str(proof.get("salt") or ""),
+                "order": proof.get("order"),
+                "order_text": canonical_json(proof.get("order")),
+            }
+        )
+    return rows
+
+
+def reveal_proofs(payload: Mapping[str, Any]) -> list[JSON]:
+    """The board's or a phone's ``reveals`` (room seat → order, salt, commitment) as proofs."""
+    reveals = payload.get("reveals") or {}
+    proofs = [{"seat": int(seat), **reveal} for seat, reveal in reveals.items()]
+    return proof_rows(payload, sorted(proofs, key=lambda p: p["seat"]))
+
+
+def log_context(
+    game: str, payload: Mapping[str, Any], seat: int | None, *, replay: bool = False
+) -> JSON:
+    """The match's log, round by round, for the log panel of a board or a phone: the
+    ``history`` and then the newest resolution (the board's ``playback`` steps so far, a
+    phone's ``events``), the lines of the step being shown marked ``current``; and the
+    sealed-order commitments and proofs. Call inside ``i18n.use_language``."""
+    screens = screens_for(game)
+    show = payload.get("show")
+    groups: list[JSON] = []
+
+    def add(round_number: Any, lines: list[JSON]) -> JSON:
+        number = int(round_number or 0)
+        if groups and groups[-1]["round"] == number:
+            groups[-1]["lines"].extend(lines)
+            return groups[-1]
+        groups.append(
+            {"round": number, "label": screens.round_label(number), "lines": lines, "proofs": []}
+        )
+        return groups[-1]
+
+    history = list(payload.get("history") or [])
+    # The board has the newest resolution's steps; a live phone only its events (the server
+    # cuts them to the step shown); a replay gives both screens the steps so far.
+    steps = list(payload.get("playback") or [])
+    newest = [e for s in steps for e in s.get("events") or []]
+    if not steps:
+        newest = list(payload.get("events") or [])
+    if history and newest and not (show or payload.get("replaying")):
+        # Once shown, the newest resolution is history too (its round's last entry): once.
+        tail = list(history[-1].get("events") or [])[-len(newest) :]
+        if tail == newest:
+            newest, steps = [], []
+    for entry in history:
+        add(entry.get("round"), screens.log_lines(entry.get("events") or [], payload, seat))
+    group: JSON | None = None
+    stepping = bool(show or payload.get("replaying"))
+    if steps:
+        for index, step in enumerate(steps):
+            lines = screens.log_lines(step.get("events") or [], payload, seat)
+            if stepping and index == len(steps) - 1:
+                lines = [{**line, "current": True} for line in lines]
+            group = add(step.get("round"), lines)
+    elif newest:
+        number = show.get("round") if show else None
+        if number is None:
+            number = (int(history[-1].get("round") or 0) + 1) if history else 0
+        group = add(number, screens.log_lines(newest, payload, seat))
+    proofs = reveal_proofs(payload)
+    if proofs and group is not None:
+        group["proofs"] = proofs
+    seats = engine_seats(payload)
+    commitments = {
+        seats.get(int(room_seat), int(room_seat)): short_hex(hexdigest)
+        for room_seat, hexdigest in (payload.get("commitments") or {}).items()
+    }
+    return {
+        "log_rounds": groups,
+        "log_proofs": proofs,
+        "commit_short": commitments,
+        "my_commitment": short_hex(payload.get("my_commitment")),
+        "show": show,
+        "fast_forward": bool(payload.get("fast_forward")),
+        "watch_text": watch_text(game, show) if show else "",
+        "replay": replay,
+    }
+
+
+def watch_text(game: str, show: Mapping[str, Any]) -> str:
+    """The phone's line while the board plays a resolution out."""
+    number = show.get("round")
+    if game == "heirs":
+        if not number:
+            return i18n.gettext("Watch the board — the setup plays out")
+        return i18n.gettext("Watch the board — round %(n)s plays out") % {"n": number}
+    return i18n.gettext("Watch the board — turn %(n)s plays out") % {"n": number}
+
+
 # ------------------------------------------------------------------ fragments
 
 
-def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
-    you = payload["you"]
+def phone_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:
+    """Everything the phone templates need from a seat's payload (a view)."""
+    shown = shown_payload(payload)
+    you = shown["you"]
     seat = you.get("player", you["seat"])  # the game's own seat; None while sitting out
     with i18n.use_language(lang):  # the context holds translated labels too
-        game_context = screens_for(live.game).context(payload, seat)
+        game_context = screens_for(game).context(shown, seat)
+        log = log_context(game, shown, seat, replay=replay)
+    return {
+        "room": shown,
+        "game": game,
+        "you": you,
+        "prompt": shown.get("prompt"),
+        **game_context,
+        **log,
+        **outcome_context(shown),
+    }
+
+
+def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
     return render(
         "fragments/phone_view.html",
         lang,
-        room=payload,
-        game=live.game,
         code=live.code,
-        you=payload["you"],
-        prompt=payload.get("prompt"),
-        **game_context,
-        **outcome_context(payload),
+        **phone_context(live.game, payload, lang),
     )
+
+
+def board_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:
+    """Everything the board templates need from the board's payload (the public view)."""
+    shown = shown_payload(payload)
+    with i18n.use_language(lang):
+        game_context = screens_for(game).context(shown, None)
+        log = log_context(game, shown, None, replay=replay)
+    return {"room": shown, "game": game, **game_context, **log, **outcome_context(shown)}
 
 
 def render_board_view(
     live: LiveRoom, payload: JSON, lang: str, *, host: bool, join_url: str
 ) -> str:
-    with i18n.use_language(lang):
-        game_context = screens_for(live.game).context(payload, None)
     return render(
         "fragments/board_view.html",
         lang,
-        room=payload,
-        game=live.game,
         code=live.code,
         host=host,
         join_url=join_url,
-        **game_context,
-        **outcome_context(payload),
+        **board_context(live.game, payload, lang),
     )
 
 
@@ -315,7 +486,7 @@ async def join(request: Request, code: str = Form(""), name: str = Form("")) -> 
         existing, token = await seat_from_cookie(request, live)
         if existing is not None and existing.name.casefold() == " ".join(name.split()).casefold():
             return RedirectResponse(f"/r/{live.code}", status_code=303)
-        _seat, token = await rooms.join(code, name, request_language(request))
+        token = (await rooms.join(code, name, request_language(request))).token
     except RoomError as refusal:
         return index_page(
             request,
@@ -475,6 +646,8 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
             await rooms.play_again(code, token)
         elif action == "tournament":
             await rooms.set_tournament(code, token, params.get("tournament"))
+        elif action == "skip":
+            await rooms.skip_show(code, token, to_the_end=bool(params.get("all")))
     except RoomError as refusal:
         if request.headers.get("HX-Request"):
             return PlainTextResponse(refusal.detail, status_code=refusal.status)
@@ -546,3 +719,279 @@ def _form_int(raw: Any, default: int) -> int:
 @router.post("/b/{code}/again")
 async def board_again(request: Request, code: str) -> Response:
     return await host_action(request, code, "again")
+
+
+@router.post("/b/{code}/show/skip")
+async def board_skip_show(request: Request, code: str, all: int = Form(0)) -> Response:
+    """Host, while the board plays a resolution out: end this show; ``all=1`` also plays
+    every later resolution of the match at once (fast-forward to the end)."""
+    return await host_action(request, code, "skip", all=all)
+
+
+# ------------------------------------------------------------------ routes: replays
+
+REPLAY_STEP_MS = 2000
+"""How long the replay page's play button holds each step."""
+
+
+REPLAY_CACHE_SIZE = 8
+
+
+async def load_replay(request: Request, code: str, match: int, token: str | None) -> JSON:
+    """The room service's replay of a finished match (public views, or a seat's own).
+
+    A finished match never changes, so the page's step requests share one rebuild: the app
+    keeps the last few replays."""
+    cache: dict[tuple[str, int, str], JSON] = getattr(request.app.state, "replays", None) or {}
+    request.app.state.replays = cache
+    key = (code, match, token or "")
+    if key in cache:
+        return cache[key]
+    result: Any = rooms_of(request).replay(code, match, token)
+    if inspect.isawaitable(result):
+        result = await result
+    replay: JSON = result
+    cache[key] = replay
+    while len(cache) > REPLAY_CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    return replay
+
+
+def replay_rounds(steps: list[JSON]) -> list[JSON]:
+    """The round list of a replay: each round's number and first step."""
+    rounds: list[JSON] = []
+    for index, step in enumerate(steps):
+        number = int(step.get("round") or 0)
+        if not rounds or rounds[-1]["round"] != number:
+            rounds.append({"round": number, "first": index, "last": index})
+        rounds[-1]["last"] = index
+    return rounds
+
+
+def replay_payload(
+    live: LiveRoom, replay: JSON, index: int, you: JSON | None = None
+) -> tuple[JSON, JSON]:
+    """One step of a replay as the payload the live screens draw: the step's view, the steps
+    of its round so far as the playback (the step itself current), earlier rounds as the
+    history, and the proofs of the step's round. Returns the payload and the step facts."""
+    steps: list[JSON] = list(replay.get("steps") or [])
+    index = min(max(index, 0), len(steps) - 1)
+    step = steps[index]
+    number = int(step.get("round") or 0)
+    rounds = replay_rounds(steps)
+    here = next(r for r in rounds if r["first"] <= index <= r["last"])
+    players = list(replay.get("players") or [])
+    seats = [
+        {"seat": int(p.get("seat", n)), "name": p.get("name", ""), "bot": bool(p.get("bot"))}
+        for n, p in enumerate(players)
+    ]
+    view = step.get("view") or {}
+    last = index == len(steps) - 1
+    outcome = view_outcome(view) if last else None
+    playback: list[JSON] = [
+        {"round": s.get("round"), "events": list(s.get("events") or []), "view": s.get("view")}
+        for s in steps[here["first"] : index + 1]
+    ]
+    events: list[JSON] = [e for s in playback for e in s["events"]]
+    history = [
+        {"round": s.get("round"), "events": s.get("events") or []} for s in steps[: here["first"]]
+    ]
+    proofs = [p for s in steps[here["first"] : here["last"] + 1] for p in s.get("proofs") or []]
+    payload: JSON = {
+        "code": live.code,
+        "game": replay.get("game") or live.game,
+        "status": "finished" if last else "playing",
+        "seats": seats,
+        "players": seats,
+        "min_players": len(seats),
+        "max_players": len(seats),
+        "match": replay.get("match"),
+        "version": index,
+        "to_act": [],
+        "outcome": outcome,
+        "ready": [],
+        "options": {},
+        "paused": False,
+        "deadline": None,
+        "timer_left": None,
+        "tournament": None,
+        "view": view,
+        "events": events,
+        "playback": playback,
+        "history": history,
+        "show": None,
+        "commitments": {},
+        "reveals": {},
+        "fast_forward": False,
+        "replaying": True,
+    }
+    if you is not None:
+        payload["you"] = you
+        payload["prompt"] = None
+    facts = {
+        "index": index,
+        "count": len(steps),
+        "round": number,
+        "rounds": rounds,
+        "round_step": index - here["first"] + 1,
+        "round_steps": here["last"] - here["first"] + 1,
+        "proofs": proofs,
+        "events": step.get("events") or [],
+    }
+    return payload, facts
+
+
+def finished_matches(payload: Mapping[str, Any]) -> list[int]:
+    """The room's matches that may be replayed: every earlier one, and the current one once
+    it has an outcome."""
+    current = payload.get("match")
+    if not current:
+        return []
+    last = int(current) if payload.get("outcome") else int(current) - 1
+    return list(range(1, last + 1))
+
+
+async def replay_page(
+    request: Request, code: str, match: int, *, phone: bool, step: int | None
+) -> Response:
+    code = clean_code(code)
+    rooms = rooms_of(request)
+    try:
+        live = await rooms.room(code)
+    except RoomNotFound as missing:
+        return page(request, "missing.html", status_code=404, code=code, detail=missing.detail)
+    lang = request_language(request)
+    token: str | None = None
+    if phone:
+        seat, token = await seat_from_cookie(request, live)
+        if seat is None:  # no seat here (any more): the public replay
+            return RedirectResponse(f"/b/{live.code}/replay/{match}", status_code=303)
+        if request.cookies.get(LANG_COOKIE) is None:
+            lang = i18n.normalize_language(seat.lang) or lang
+    try:
+        replay = await load_replay(request, live.code, match, token)
+    except RoomError as refusal:
+        with i18n.use_language(lang):
+            detail = (
+                i18n.gettext("This match can be watched again once it has ended.")
+                if refusal.status == 409
+                else i18n.gettext("There is no such match in this room.")
+            )
+        return page(
+            request, "missing.html", status_code=refusal.status, code=live.code, detail=detail
+        )
+    if not replay.get("steps"):
+        return page(request, "missing.html", status_code=404, code=live.code, detail="")
+    index = min(max(step or 0, 0), len(replay["steps"]) - 1)
+    step_html = render_replay_step(live, replay, index, lang, phone=phone, token=token)
+    html = render(
+        "replay.html",
+        lang,
+        code=live.code,
+        game=live.game,
+        match=match,
+        phone=phone,
+        matches=finished_matches(rooms.board_payload(live)),
+        step_html=Markup(step_html),
+        step_ms=REPLAY_STEP_MS,
+        path=request.url.path,
+    )
+    return HTMLResponse(html)
+
+
+def render_replay_step(
+    live: LiveRoom, replay: JSON, index: int, lang: str, *, phone: bool, token: str | None
+) -> str:
+    """One step of a replay: the game's own board (or phone) screen drawn from the step's
+    view, the step's log lines, its round's sealed-order proofs and the step controls."""
+    you = None
+    if phone:
+        seat = live.seat_by_token(token)
+        players = list(replay.get("players") or [])
+        engine = next(
+            (
+                n
+                for n, p in enumerate(players)
+                if seat is not None and p.get("seat") == seat.position
+            ),
+            None,
+        )
+        you = {
+            "seat": seat.position if seat else 0,
+            "name": seat.name if seat else "",
+            "lang": lang,
+            "player": engine,
+        }
+    payload, facts = replay_payload(live, replay, index, you)
+    game = str(payload["game"])
+    if phone:
+        context = phone_context(game, payload, lang, replay=True)
+    else:
+        context = board_context(game, payload, lang, replay=True)
+    with i18n.use_language(lang):
+        seat_of = context["you"]["player"] if phone else None
+        step_lines = screens_for(game).log_lines(facts["events"], payload, seat_of)
+        labels = {r["round"]: screens_for(game).round_label(r["round"]) for r in facts["rounds"]}
+    return render(
+        "fragments/replay_step.html",
+        lang,
+        code=live.code,
+        match=replay.get("match"),
+        phone=phone,
+        host=False,
+        join_url="",
+        step=facts,
+        step_lines=step_lines,
+        round_labels=labels,
+        proofs=proof_rows(payload, facts["proofs"]),
+        **context,
+    )
+
+
+@router.get("/b/{code}/replay/{match}", response_class=HTMLResponse)
+async def board_replay(
+    request: Request, code: str, match: int, step: int | None = None
+) -> Response:
+    """A finished match again on the TV: step forward and back, play, jump to a round."""
+    return await replay_page(request, code, match, phone=False, step=step)
+
+
+@router.get("/r/{code}/replay/{match}", response_class=HTMLResponse)
+async def phone_replay(
+    request: Request, code: str, match: int, step: int | None = None
+) -> Response:
+    """A finished match again on a phone, with the seat's own secrets."""
+    return await replay_page(request, code, match, phone=True, step=step)
+
+
+async def replay_step(request: Request, code: str, match: int, index: int, phone: bool) -> Response:
+    code = clean_code(code)
+    try:
+        live = await rooms_of(request).room(code)
+    except RoomNotFound as missing:
+        return PlainTextResponse(missing.detail, status_code=404)
+    token: str | None = None
+    if phone:
+        seat, token = await seat_from_cookie(request, live)
+        if seat is None:
+            return PlainTextResponse("This seat's token is not valid here.", status_code=401)
+    try:
+        replay = await load_replay(request, live.code, match, token)
+    except RoomError as refusal:
+        return PlainTextResponse(refusal.detail, status_code=refusal.status)
+    if not replay.get("steps"):
+        return PlainTextResponse("This match has no steps.", status_code=404)
+    lang = request_language(request)
+    html = render_replay_step(live, replay, index, lang, phone=phone, token=token)
+    return HTMLResponse(html)
+
+
+@router.get("/b/{code}/replay/{match}/step/{index}", response_class=HTMLResponse)
+async def board_replay_step(request: Request, code: str, match: int, index: int) -> Response:
+    """The replay page's fragment for step ``index`` (htmx swaps it in)."""
+    return await replay_step(request, code, match, index, phone=False)
+
+
+@router.get("/r/{code}/replay/{match}/step/{index}", response_class=HTMLResponse)
+async def phone_replay_step(request: Request, code: str, match: int, index: int) -> Response:
+    return await replay_step(request, code, match, index, phone=True)

@@ -1,11 +1,9 @@
-// Heirs of the Axis: the board's paced playback of a round, the phone's order-sheet draft,
-// the countdown and the screen wake lock. Plain JS; the page templates load it, and htmx may
-// load it again with every new fragment, so it runs its set-up only once.
+// Heirs of the Axis: the board's tokens walking from step to step, the phone's order-sheet
+// draft, the countdown and the screen wake lock. Plain JS; the page templates load it, and
+// htmx may load it again with every new fragment, so it runs its set-up only once.
 (function () {
   "use strict";
   if (window.HeirsTable) { window.HeirsTable.refresh(); return; }
-
-  var STEP_MS = 1400;
 
   function hoistStyles() {
     if (document.head.querySelector('link[data-heirs-css]')) return;
@@ -14,124 +12,48 @@
     document.head.appendChild(link);
   }
 
-  // ---------------------------------------------------------------- board playback
-  var play = { key: null, index: 0, timer: null };
+  // ---------------------------------------------------------------- board: moving tokens
+  // The server sends the board again at every step of a round; each frame replaces the map,
+  // so a token would jump. Remember where each heir stood before the frame and let it walk
+  // from there (its CSS transition), and let a field's new colour fade in.
+  var before = { tokens: {}, fills: {} };
 
-  function tokenOffset(seat) {
-    var angle = (Number(seat) * 60 + 210) * Math.PI / 180;
-    return [Math.cos(angle) * 11, Math.sin(angle) * 9];
-  }
-  function placeToken(token, field, xy) {
-    var spot = xy[field];
-    if (!spot) return;
-    var off = tokenOffset(token.dataset.seat);
-    token.style.setProperty("--x", (spot[0] + off[0]) + "px");
-    token.style.setProperty("--y", (spot[1] + off[1]) + "px");
-  }
-  function fillField(board, field, colour) {
-    var g = board.querySelector('.hx-field[data-field="' + field + '"] polygon');
-    if (g) g.style.fill = colour || "";
-  }
-  function boardData(board) {
-    var node = board.querySelector(".hx-playback-data");
-    try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
-  }
-  function doneKey(key) { return "heirs_done_" + key; }
-  function isDone(key) { try { return !!sessionStorage.getItem(doneKey(key)); } catch (e) { return false; } }
-  function markDone(key) { try { sessionStorage.setItem(doneKey(key), "1"); } catch (e) { /* fine */ } }
-
-  // Draw the board as it stood after `upto` steps of the newest resolution.
-  function drawUpTo(board, data, upto) {
-    var tokens = board.querySelectorAll(".hx-heir-token");
-    var playing = upto < data.steps.length;
-    board.classList.toggle("playing", playing);
-    tokens.forEach(function (t) {
-      var field = t.dataset.field;
-      if (playing && data.pre_position[t.dataset.seat]) field = data.pre_position[t.dataset.seat];
-      placeToken(t, field, data.xy);
-      t.classList.remove("active");
+  function remember() {
+    before = { tokens: {}, fills: {} };
+    document.querySelectorAll(".hx-board .hx-heir-token").forEach(function (t) {
+      before.tokens[t.dataset.seat] = [t.style.getPropertyValue("--x"), t.style.getPropertyValue("--y")];
     });
-    board.querySelectorAll(".hx-field").forEach(function (g) {
-      g.classList.remove("flash", "battle");
-      var poly = g.querySelector("polygon");
-      if (poly) poly.style.fill = g.dataset.fill || "";
+    document.querySelectorAll(".hx-board .hx-field polygon").forEach(function (p) {
+      before.fills[p.parentNode.dataset.field] = p.style.fill || "";
     });
-    if (playing) {
-      Object.keys(data.pre_fill).forEach(function (field) { fillField(board, field, data.pre_fill[field]); });
-    }
-    var active = null;
-    for (var i = 0; i < Math.min(upto, data.steps.length); i++) {
-      var s = data.steps[i];
-      if (s.kind === "step") active = s.seat;
-      if (!playing) continue;
-      if ((s.kind === "move" || s.kind === "shadow_path" || s.kind === "retreat") && s.to) {
-        var token = board.querySelector('.hx-heir-token[data-seat="' + s.seat + '"]');
-        if (token) placeToken(token, s.to, data.xy);
-      }
-      if ((s.kind === "settle" || s.kind === "conquer") && s.colour) fillField(board, s.field, s.colour);
-    }
-    var last = upto > 0 && playing ? data.steps[upto - 1] : null;
-    if (last && last.field) {
-      var g = board.querySelector('.hx-field[data-field="' + last.field + '"]');
-      if (g) g.classList.add(last.kind === "battle" ? "battle" : "flash");
-    }
-    board.querySelectorAll(".hx-heir").forEach(function (li) {
-      li.classList.toggle("active", playing && String(active) === li.dataset.seat);
-    });
-    if (playing && active !== null) {
-      var tok = board.querySelector('.hx-heir-token[data-seat="' + active + '"]');
-      if (tok) tok.classList.add("active");
-    }
-    var items = board.querySelectorAll(".hx-playlog li");
-    items.forEach(function (li, n) {
-      li.hidden = playing && n >= upto;
-      li.classList.toggle("current", playing && n === upto - 1);
-    });
-    var current = board.querySelector(".hx-playlog li.current");
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
   }
 
-  function tick() {
-    play.timer = null;
+  function walk() {
     var board = document.querySelector(".hx-board");
-    if (!board) return;
-    var data = boardData(board);
-    if (!data || board.dataset.playKey !== play.key) return;
-    if (board.dataset.paused) { schedule(); return; }  // the host paused: hold the playback
-    play.index += 1;
-    if (play.index >= data.steps.length) { play.index = data.steps.length; markDone(play.key); }
-    drawUpTo(board, data, play.index);
-    if (play.index < data.steps.length) schedule();
-  }
-  function schedule() { if (!play.timer) play.timer = setTimeout(tick, STEP_MS); }
-
-  function setupBoard() {
-    var board = document.querySelector(".hx-board");
-    if (!board) return;
-    var data = boardData(board);
-    if (!data) return;
-    var key = board.dataset.playKey;
-    if (!data.steps.length || isDone(key)) {
-      if (play.key === key) { play.index = data.steps.length; }
-      drawUpTo(board, data, data.steps.length);
-      return;
-    }
-    if (play.key !== key) {
-      if (play.timer) { clearTimeout(play.timer); play.timer = null; }
-      play.key = key; play.index = 0;
-    }
-    drawUpTo(board, data, play.index);
-    schedule();
-  }
-  function skip() {
-    var board = document.querySelector(".hx-board");
-    if (!board) return;
-    var data = boardData(board);
-    if (!data) return;
-    if (play.timer) { clearTimeout(play.timer); play.timer = null; }
-    play.key = board.dataset.playKey; play.index = data.steps.length;
-    markDone(play.key);
-    drawUpTo(board, data, play.index);
+    if (!board || board.classList.contains("replaying")) return;
+    var moved = [];
+    board.querySelectorAll(".hx-heir-token").forEach(function (t) {
+      var old = before.tokens[t.dataset.seat];
+      var x = t.style.getPropertyValue("--x"), y = t.style.getPropertyValue("--y");
+      if (!old || (old[0] === x && old[1] === y)) return;
+      t.style.transition = "none";
+      t.style.setProperty("--x", old[0]); t.style.setProperty("--y", old[1]);
+      moved.push([t, x, y]);
+    });
+    board.querySelectorAll(".hx-field polygon").forEach(function (p) {
+      var old = before.fills[p.parentNode.dataset.field];
+      var now = p.style.fill || "";
+      if (old === undefined || old === now) return;
+      p.style.transition = "none"; p.style.fill = old;
+      moved.push([p, null, now]);
+    });
+    if (!moved.length) return;
+    void board.getBoundingClientRect();  // apply the old places before the transition
+    moved.forEach(function (m) {
+      m[0].style.transition = "";
+      if (m[1] === null) { m[0].style.fill = m[2]; return; }
+      m[0].style.setProperty("--x", m[1]); m[0].style.setProperty("--y", m[2]);
+    });
   }
 
   // ---------------------------------------------------------------- phone: draft, targets
@@ -225,19 +147,16 @@
 
   function refresh() {
     hoistStyles();
-    setupBoard();
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
     updateCountdowns();
     updateWakeLock();
   }
 
-  document.addEventListener("htmx:wsAfterMessage", function () { setTimeout(refresh, 0); });
+  document.addEventListener("htmx:wsBeforeMessage", remember);
+  document.addEventListener("htmx:wsAfterMessage", function () { walk(); setTimeout(refresh, 0); });
   document.addEventListener("visibilitychange", updateWakeLock);
-  document.addEventListener("click", function (evt) {
-    if (evt.target.closest && evt.target.closest(".hx-skip")) skip();
-  });
   setInterval(updateCountdowns, 1000);
-  window.HeirsTable = { refresh: refresh, skip: skip, state: play };
+  window.HeirsTable = { refresh: refresh };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refresh);
   else refresh();
 })();

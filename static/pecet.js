@@ -64,12 +64,37 @@
   // ---------------------------------------------------------------- board scoring animation
   // A broadcast re-renders the scoring (a phone taps Ready); play the animation only once.
   function settleAnimations(root) {
+    // A board that played the scoring step by step has seen it: the final frame is instant.
+    root.querySelectorAll("[data-anim-seen]").forEach(function (el) {
+      try { sessionStorage.setItem("pecet_anim_" + el.dataset.animSeen, "1"); } catch (e) { /* fine */ }
+    });
     root.querySelectorAll("[data-anim-key]").forEach(function (el) {
       var key = "pecet_anim_" + el.dataset.animKey;
       try {
         if (sessionStorage.getItem(key)) { el.classList.add("instant"); }
         else { sessionStorage.setItem(key, "1"); }
       } catch (e) { /* fine: it just replays */ }
+    });
+  }
+
+  // ---------------------------------------------------------------- the log panel
+  // Newest at the bottom, and the step being shown is always the newest: show the end. A
+  // phone's log sits in a <details> that stays open across the frames that redraw the page.
+  function scrollLogs(root) {
+    root.querySelectorAll("[data-scroll-end]").forEach(function (box) { box.scrollTop = box.scrollHeight; });
+  }
+  function keepOpen(root) {
+    root.querySelectorAll("details[data-keep-open]").forEach(function (box) {
+      var key = "pecet_open_" + box.dataset.keepOpen;
+      try { if (sessionStorage.getItem(key)) box.open = true; } catch (e) { /* fine */ }
+      if (box.dataset.watched) return;
+      box.dataset.watched = "1";
+      box.addEventListener("toggle", function () {
+        try {
+          if (box.open) sessionStorage.setItem(key, "1"); else sessionStorage.removeItem(key);
+        } catch (e) { /* fine */ }
+        if (box.open) scrollLogs(box);
+      });
     });
   }
 
@@ -108,7 +133,18 @@
     myTurnBefore = takeNow;
     if (body.dataset.seatCode) document.title = (myTurn ? "● " : "") + baseTitle;
   }
+  // When the board starts playing a round out, a phone scrolled down its sealed sheet shows
+  // the top, where it says to watch the board.
+  var watching = !!document.querySelector("[data-testid=watch]");
+  function noticeWatch() {
+    var now = !!document.querySelector("[data-testid=watch]");
+    if (now && !watching) window.scrollTo(0, 0);
+    watching = now;
+  }
   document.addEventListener("htmx:wsAfterMessage", function () {
+    noticeWatch();
+    keepOpen(document);
+    scrollLogs(document);
     noticeTurn();
     setupForms(document);
     settleAnimations(document);
@@ -138,8 +174,12 @@
     if (dismiss) { dismiss.parentElement.classList.remove("show"); }
   });
 
+  document.addEventListener("htmx:afterSwap", function () { keepOpen(document); scrollLogs(document); });
+
   remember();
   restoreOrForget();
+  keepOpen(document);
+  scrollLogs(document);
   setupForms(document);
   settleAnimations(document);
 })();

@@ -270,6 +270,20 @@ def form_frame(**fields: Any) -> str:
     return json.dumps({**fields, "HEADERS": HTMX_HEADERS})
 
 
+def receive_until(ws: Any, wanted: Any, limit: int = 6) -> str:
+    """The next frame that ``wanted(html)`` accepts; the room may redraw the page meanwhile
+    (a seat's presence changes when its phone connects)."""
+    for _ in range(limit):
+        html: str = ws.receive_text()
+        if wanted(html):
+            return html
+    raise AssertionError("the expected frame never came")
+
+
+def is_error(html: str) -> bool:
+    return html.lstrip().startswith('<div id="phone-error"')
+
+
 def test_phone_fragments_hold_only_the_seats_own_secrets(client: TestClient) -> None:
     code, _host, tokens = started_room(client)
     hands = [hand_ids(client, code, t) for t in tokens]
@@ -305,14 +319,12 @@ def test_a_whole_turn_through_form_frames(client: TestClient) -> None:
 
         # An illegal TAKE (one slot): the engine's message, and the page stays as it is.
         ws.send_text(form_frame(action="take", slot="A1"))
-        error = ws.receive_text()
-        assert error.lstrip().startswith('<div id="phone-error"')
+        error = receive_until(ws, is_error)
         assert "phone-view" not in error
         assert "2" in error
 
         ws.send_text(form_frame(action="take", slot=["A1", "B7"]))
-        html = ws.receive_text()
-        assert "place-form" in html
+        html = receive_until(ws, lambda h: "place-form" in h)
         for card in other_hand:
             assert card not in html
         prompt = my_view(client, code, token)["prompt"]
@@ -330,8 +342,8 @@ def test_a_whole_turn_through_form_frames(client: TestClient) -> None:
                 place_target="B3",
             )
         )
-        html = ws.receive_text()
-        assert "take-form" not in html and "place-form" not in html
+        html = receive_until(ws, lambda h: "place-form" not in h)
+        assert "take-form" not in html
         assert "Waiting for" in html
     view = my_view(client, code, token)["view"]
     assert [b["slot"] for b in view["me"]["blocks"]] == ["B3"]
@@ -342,11 +354,10 @@ def test_ready_and_language_frames(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}&format=html") as ws:
         ws.receive_text()
         ws.send_text(form_frame(action="lang", lang="cs"))
-        html = ws.receive_text()
-        assert "Čekáme na hráče" in html or "Jste na tahu" in html
+        receive_until(ws, lambda h: "Čekáme na hráče" in h or "Jste na tahu" in h)
         ws.send_text(form_frame(action="ready"))
-        error = ws.receive_text()
-        assert 'id="phone-error"' in error and "not over" in error
+        error = receive_until(ws, is_error)
+        assert "not over" in error
     assert my_view(client, code, tokens[0])["you"]["lang"] == "cs"
 
 
@@ -492,3 +503,289 @@ def test_a_full_tie_is_a_rematch_on_board_and_phone() -> None:
     assert "/b/ABCD/again" in board  # the host may start the next game at once
     phone = render_phone_view(live, finished_payload(0, e4_final_state()), "cs")
     assert "Odveta!" in phone and "Připraven(a) na odvetu" in phone
+
+
+# ------------------------------------------------------------------ the show (issue 9)
+
+HEIRS_NAMES = ["Anna", "Boris", "Cyril", "Dana"]
+
+
+def heirs_round_with_a_later_battle() -> tuple[Any, list[Any], int]:
+    """A 4-heir Heirs game played by warlord bots up to a round whose battle (with a Sign or
+    a conquest) comes at a later step than the first; returns the state before the round,
+    its steps and the index of that battle's step."""
+    from engine.heirs import RULES
+
+    for seed in range(1, 200):
+        state = RULES.setup(4, seed, {"rounds": 8})
+        while RULES.outcome(state) is None:
+            for seat in range(4):
+                if RULES.prompt(state, seat) is not None:
+                    state = RULES.submit(state, seat, RULES.bot_order(state, seat, "warlord"))
+            steps = RULES.resolve_steps(state)
+            for index, step in enumerate(steps):
+                kinds = {e.kind for e in step.events}
+                if index >= 1 and "battle" in kinds and kinds & {"sign", "conquer"}:
+                    return state, steps, index
+            state = steps[-1].state
+    raise AssertionError("no round with a later battle")
+
+
+def heirs_payload(steps: list[Any], show_step: int | None) -> dict[str, Any]:
+    """The board's payload of a room whose newest resolution is ``steps``."""
+    from engine.core import events_for
+    from engine.heirs import RULES
+
+    playback = [
+        {"round": s.round, "events": events_for(s.events, None), "view": RULES.view(s.state, None)}
+        for s in steps
+    ]
+    seats = [{"seat": n, "name": name, "bot": False} for n, name in enumerate(HEIRS_NAMES)]
+    return {
+        "code": "ABCD",
+        "game": "heirs",
+        "status": "playing",
+        "seats": seats,
+        "players": seats,
+        "min_players": 2,
+        "max_players": 6,
+        "match": 1,
+        "version": 9,
+        "to_act": [],
+        "outcome": None,
+        "ready": [],
+        "options": {"rounds": 8},
+        "paused": False,
+        "deadline": None,
+        "timer_left": None,
+        "tournament": None,
+        "view": playback[-1]["view"],
+        "events": [e for s in playback for e in s["events"]],
+        "playback": playback,
+        "history": [{"round": 0, "events": []}],
+        "show": None
+        if show_step is None
+        else {"round": steps[0].round, "step": show_step, "steps": len(steps), "step_ms": 2500},
+        "commitments": {},
+        "reveals": {},
+        "fast_forward": False,
+    }
+
+
+def heir_row(html: str, seat: int) -> str:
+    found = re.search(rf'<li class="hx-heir[^"]*" data-seat="{seat}">(.*?)</li>', html, re.S)
+    assert found, f"no row for heir {seat}"
+    return found.group(1)
+
+
+def field_fill(html: str, field: str) -> str:
+    found = re.search(
+        rf'data-field="{re.escape(field)}">\s*<polygon points="[^"]*" ?(?:style="fill: ([^"]*)")?',
+        html,
+    )
+    assert found, f"no field {field}"
+    return found.group(1) or ""
+
+
+def test_the_board_draws_the_step_being_shown_and_nothing_later() -> None:
+    """Issue 9: at step 0 of a round whose battle comes later, the board shows neither that
+    battle, nor its Sign, nor the conquered field's new owner, nor the next round."""
+    from app.games.heirs import COLOUR_HEX, NO_COLOUR
+    from app.pages import render_board_view
+
+    _before, steps, battle_at = heirs_round_with_a_later_battle()
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    payload = heirs_payload(steps, 0)
+    first = render_board_view(live, payload, "en", host=True, join_url="x")
+    final = render_board_view(live, heirs_payload(steps, None), "en", host=True, join_url="x")
+    round_now = steps[0].round
+    first_view, last_view = payload["playback"][0]["view"], payload["playback"][-1]["view"]
+
+    assert f"Round {round_now} of 8" in first and f"Round {round_now + 1} of 8" not in first
+    assert f"Round {round_now + 1} of 8" in final or last_view["outcome"]
+    assert f"Round {round_now} plays out" in first and "plays out" not in final
+    assert 'data-testid="skip-show"' in first and 'data-testid="fast-forward"' in first
+    battle = next(e for e in steps[battle_at].events if e.kind == "battle")
+    assert f"Battle on {battle.data['field']}" not in first
+    assert f"Battle on {battle.data['field']}" in final
+    for event in steps[battle_at].events:
+        if event.kind == "sign":
+            seat = event.data["seat"]
+            had = len(first_view["heirs"][seat]["signs"])
+            assert heir_row(first, seat).count('class="hx-sign"') == had
+            assert heir_row(final, seat).count('class="hx-sign"') > had
+        if event.kind == "conquer":
+            index = [f["id"] for f in first_view["map"]["fields"]].index(event.data["field"])
+            owner = first_view["owners"][index]
+            colour = next((h["colour"] for h in first_view["heirs"] if h["seat"] == owner), None)
+            expected = COLOUR_HEX.get(colour or "", NO_COLOUR) if owner is not None else ""
+            assert field_fill(first, event.data["field"]) == expected
+            winner = next(
+                h["colour"] for h in last_view["heirs"] if h["seat"] == event.data["seat"]
+            )
+            assert field_fill(final, event.data["field"]) == COLOUR_HEX[winner]
+    if last_view["omen"] != first_view["omen"]:
+        from app.games.heirs import omen_name
+
+        assert omen_name(last_view["omen"]) not in first
+    # The template never saw the later steps: their views are not even in the page's data.
+    assert first.count('data-testid="heir-token"') == sum(
+        1 for h in first_view["heirs"] if not h["fallen"]
+    )
+
+
+def test_the_board_lights_the_battle_when_its_step_comes() -> None:
+    from app.pages import render_board_view
+
+    _before, steps, battle_at = heirs_round_with_a_later_battle()
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    html = render_board_view(live, heirs_payload(steps, battle_at), "en", host=False, join_url="x")
+    battle = next(e for e in steps[battle_at].events if e.kind == "battle")
+    assert re.search(rf'class="hx-field[^"]* battle" data-field="{battle.data["field"]}"', html)
+    assert re.search(r'<li class="k-battle current">Battle on', html)
+    assert 'data-testid="skip-show"' not in html  # not the host
+    assert f"step {battle_at + 1} of {len(steps)}" in html
+
+
+def test_a_phone_watches_the_show_without_an_order_sheet() -> None:
+    from app.pages import render_phone_view
+    from engine.core import events_for
+    from engine.heirs import RULES
+
+    _before, steps, battle_at = heirs_round_with_a_later_battle()
+    payload = heirs_payload(steps, battle_at)
+    seat = next(e for e in steps[battle_at].events if e.kind == "battle").data["attacker"]
+    payload.pop("playback")
+    payload["view"] = RULES.view(steps[battle_at].state, seat)
+    payload["events"] = [e for s in steps[: battle_at + 1] for e in events_for(s.events, seat)]
+    payload["you"] = {"seat": seat, "name": HEIRS_NAMES[seat], "lang": "en", "player": seat}
+    payload["prompt"] = None
+    payload["my_commitment"] = None
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    html = render_phone_view(live, payload, "en")
+    assert f"Watch the board — round {steps[0].round} plays out" in html
+    assert 'data-testid="orders-form"' not in html and 'data-testid="sealed"' not in html
+    assert "So far, for you" in html and "Your battle on" in html
+    czech = render_phone_view(live, payload, "cs")
+    assert f"Sledujte tabuli — vyhodnocuje se {steps[0].round}. kolo" in czech
+
+
+def test_sealed_seats_show_their_commitment_and_revealed_orders_their_proof() -> None:
+    import hashlib
+
+    from app.pages import canonical_json, render_board_view
+    from engine.heirs import RULES
+
+    state = RULES.setup(3, 5, {"rounds": 8})
+    for seat in range(3):
+        state = RULES.submit(state, seat, RULES.bot_order(state, seat, "expander"))
+    steps = RULES.resolve_steps(state)
+    payload = heirs_payload(steps, None)
+    payload["seats"] = payload["players"] = payload["seats"][:3]
+    payload["commitments"] = {"1": "3fa9c1" + "0" * 58}
+    order = {"expedition": {"kind": "move", "field": "3-4"}, "note": "Žluťoučký kůň"}
+    salt = "ab" * 16
+    good = hashlib.sha256((canonical_json(order) + salt).encode()).hexdigest()
+    payload["reveals"] = {"0": {"order": order, "salt": salt, "commitment": good}}
+    view = payload["view"]
+    view["heirs"][1]["sealed"] = True
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    html = render_board_view(live, payload, "en", host=False, join_url="x")
+    assert "sealed</span>" not in html or "3fa9c1" in html
+    assert re.search(r"✔ sealed · <code[^>]*>3fa9c1</code>", heir_row(html, 1))
+    assert f'data-commitment="{good}"' in html and f'data-salt="{salt}"' in html
+    assert (
+        canonical_json(order)
+        == '{"expedition":{"field":"3-4","kind":"move"},"note":"Žluťoučký kůň"}'
+    )
+
+
+# ------------------------------------------------------------------ replays (issue 9)
+
+
+def finished_heirs_room(client: TestClient) -> tuple[str, str, str]:
+    """A 3-heir match (one person, two bots) played to its end through the API; returns the
+    room code, the host token and the person's seat token."""
+    import time
+
+    created = client.post("/api/rooms", json={"game": "heirs", "options": {"rounds": 6}})
+    code, host = created.json()["code"], created.json()["host_token"]
+    token = join_api(client, code, "Anna")
+    auth = {"Authorization": f"Bearer {host}"}
+    for style in ("raider", "expander"):
+        assert client.post(f"/api/rooms/{code}/bots", json={"style": style}, headers=auth)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+    early = client.get(f"/b/{code}/replay/1")
+    assert early.status_code == 409 and "once it has ended" in early.text
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/rooms/{code}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the match did not end"
+        prompt = my_view(client, code, token)["prompt"]
+        if prompt is None:
+            time.sleep(0.01)
+            continue
+        order = (
+            {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
+            if prompt["kind"] == "setup"
+            else prompt["default"]
+        )
+        client.post(
+            f"/api/rooms/{code}/orders", json=order, headers={"Authorization": f"Bearer {token}"}
+        )
+    return code, host, token
+
+
+def test_a_finished_match_replays_step_by_step_on_the_tv_and_a_phone(
+    client: TestClient,
+) -> None:
+    code, _host, token = finished_heirs_room(client)
+    replay = client.get(f"/api/rooms/{code}/matches/1/replay").json()
+    steps = replay["steps"]
+    board = client.get(f"/b/{code}/replay/1")
+    assert board.status_code == 200
+    assert 'data-testid="replay-step"' in board.text and 'data-testid="heirs-board"' in board.text
+    assert f"Step 1 of {len(steps)}" in board.text
+    assert "/static/vendor/js-sha256-1.0.0.min.js" in board.text
+    # Each round is a button; round 2 starts at its first step.
+    first_of_round_2 = next(i for i, s in enumerate(steps) if s["round"] == 2)
+    assert f'hx-get="/b/{code}/replay/1/step/{first_of_round_2}"' in board.text
+    fragment = client.get(f"/b/{code}/replay/1/step/{first_of_round_2}")
+    assert fragment.status_code == 200
+    assert fragment.text.lstrip().startswith('<div id="replay-step"')
+    assert "Round 2 of 6" in fragment.text
+    # The sealed orders of round 2, with the data the browser checks the proofs with.
+    proofs = [p for s in steps if s["round"] == 2 for p in s["proofs"]]
+    assert len(proofs) == 3
+    for proof in proofs:
+        assert f'data-commitment="{proof["commitment"]}"' in fragment.text
+        assert f'data-salt="{proof["salt"]}"' in fragment.text
+    # No step shows what comes after it: step 1 of round 2 has no line of a later step.
+    later = [e for s in steps[first_of_round_2 + 1 :] for e in s["events"]]
+    if any(e["kind"] == "battle" for e in later) and not any(
+        e["kind"] == "battle" for s in steps[: first_of_round_2 + 1] for e in s["events"]
+    ):
+        assert "Battle on" not in fragment.text
+    last = client.get(f"/b/{code}/replay/1/step/{len(steps) + 5}")  # clamped to the last
+    assert f"Step {len(steps)} of {len(steps)}" in last.text
+    assert 'data-testid="ending"' in last.text
+    # The phone: its own secrets (the heir's numbers), only with its seat cookie.
+    client.cookies.set(f"pecet_seat_{code}", token)
+    phone = client.get(f"/r/{code}/replay/1?step={first_of_round_2}")
+    assert phone.status_code == 200
+    assert 'data-testid="my-heir"' in phone.text and 'data-testid="heirs-phone"' in phone.text
+    assert f"/r/{code}/replay/1/step/" in phone.text
+    client.cookies.clear()
+    anonymous = client.get(f"/r/{code}/replay/1", follow_redirects=False)
+    assert anonymous.status_code == 303
+    assert anonymous.headers["location"] == f"/b/{code}/replay/1"
+    assert client.get(f"/b/{code}/replay/9").status_code == 404
+    czech = client.get(f"/b/{code}/replay/1", headers={"Accept-Language": "cs"})
+    assert "Záznam partie" in czech.text
+
+
+def test_the_board_end_screen_offers_the_replay(client: TestClient) -> None:
+    code, _host, _token = finished_heirs_room(client)
+    board = client.get(f"/b/{code}")
+    assert 'data-testid="ending"' in board.text
+    assert f'href="/b/{code}/replay/1"' in board.text
+    assert 'data-testid="history"' in board.text and "Round 1" in board.text

@@ -28,6 +28,15 @@ class GameScreens(Protocol):
     def translate_form(self, frame: Mapping[str, Any]) -> JSON | None:
         """A phone form of this game → a protocol message; ``None`` if not this game's."""
 
+    def log_lines(
+        self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None
+    ) -> list[JSON]:
+        """Events as lines of the log, ``[{"kind", "text"}]``, only those worth a line;
+        ``seat`` is the game's seat reading them (``None``: the board). Translated."""
+
+    def round_label(self, number: int) -> str:
+        """A round (or turn) of the log as the game names it, e.g. "Round 3"; translated."""
+
 
 def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
     """Names by the game's own seat numbers (a round robin's match seats only two players)."""
@@ -35,6 +44,19 @@ def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
     if players:
         return {index: str(p["name"]) for index, p in enumerate(players)}
     return {int(s["seat"]): str(s["name"]) for s in payload.get("seats", [])}
+
+
+def engine_seats(payload: Mapping[str, Any]) -> dict[int, int]:
+    """Room seat → the game's own seat (a round robin's match seats only two players)."""
+    players = payload.get("players")
+    if players:
+        return {int(p["seat"]): index for index, p in enumerate(players)}
+    return {int(s["seat"]): int(s["seat"]) for s in payload.get("seats", [])}
+
+
+def short_hex(commitment: Any) -> str:
+    """The first 6 hex digits of a sealed order's commitment, as the screens show it."""
+    return str(commitment or "")[:6]
 
 
 def form_values(value: Any) -> list[str]:

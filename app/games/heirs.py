@@ -1,6 +1,6 @@
-"""Heirs of the Axis at the table: the phone's setup and order sheet, the board's map and its
-paced playback of a resolution (H23). Everything here reads payloads (views, prompts and the
-events a screen may see) only, never the engine's state.
+"""Heirs of the Axis at the table: the phone's setup and order sheet, the board's map drawn
+from the step of the round being played out (H23), and the logs. Everything here reads
+payloads (views, prompts and the events a screen may see) only, never the engine's state.
 """
 
 from __future__ import annotations
@@ -630,61 +630,54 @@ BOARD_STEP_KINDS = {
 }
 
 
-def playback(events: list[JSON], view: Mapping[str, Any], names: Mapping[int, str]) -> JSON:
-    """The board's playback of the newest resolution: public events as steps, and where
-    every heir stood and who owned each changed field before the pass began."""
-    heirs = view.get("heirs", [])
-    steps: list[JSON] = []
-    pre_position: dict[int, str] = {}
-    pre_owner: dict[str, int | None] = {}
-    resolved_round = None
+BOARD_LOG_KINDS = BOARD_STEP_KINDS | {"dawn", "comet", "colour"}
+"""Public events worth a line of the board's log."""
+PHONE_SKIP_KINDS = {"hand"}
+"""Events a phone's log leaves out (the dealt tricks are on its sheet)."""
+
+
+def log_lines(
+    events: list[Mapping[str, Any]], names: Mapping[int, str], seat: int | None
+) -> list[JSON]:
+    """Events as lines of a log: the board's public ones, or everything a seat saw with its
+    own reports marked ``mine`` (H23's kept private log: spy results, portraits, scouting)."""
+    lines: list[JSON] = []
     for event in events:
+        kind = event["kind"]
+        if seat is None and kind not in BOARD_LOG_KINDS:
+            continue
+        if seat is not None and kind in PHONE_SKIP_KINDS:
+            continue
+        mine = seat is not None and kind not in BOARD_LOG_KINDS
+        # The public lines name the heir ("Anna moves …"); a seat's own reports say "you".
+        text = event_line(event, names, me=seat if mine else None)
+        if text:
+            lines.append({"kind": kind, "text": text, "mine": mine})
+    return lines
+
+
+def step_focus(payload: Mapping[str, Any]) -> JSON:
+    """What the board lights up while a show runs (or a replay steps through a match): the
+    step being shown (the newest entry of the playback), its heir, the field of its battle
+    and the fields it changed."""
+    show = payload.get("show")
+    steps = payload.get("playback") or []
+    focus: JSON = {"active": None, "battle": set(), "lit": set()}
+    if not (show or payload.get("replaying")) or not steps:
+        return focus
+    for event in steps[-1].get("events") or []:
         kind, data = event["kind"], event.get("data") or {}
-        if kind == "dawn":
-            continue
-        if kind in ("move", "shadow_path", "retreat"):
-            pre_position.setdefault(int(data["seat"]), data["from"])
-        if kind == "settle":
-            pre_owner.setdefault(data["field"], None)
-        if kind == "conquer":
-            pre_owner.setdefault(data["field"], None)
-        if kind == "battle" and data.get("dynasty") is not None:
-            pre_owner[data["field"]] = pre_owner.get(data["field"], data["dynasty"])
-        if kind not in BOARD_STEP_KINDS:
-            continue
-        line = event_line(event, names)
-        if line is None:
-            continue
-        seat = data.get("seat", data.get("attacker"))
-        colour = colour_of(heirs, seat) if isinstance(seat, int) else None
-        steps.append(
-            {
-                "kind": kind,
-                "text": line,
-                "seat": seat if isinstance(seat, int) else None,
-                "field": data.get("field") or data.get("to"),
-                "to": data.get("to"),
-                "colour": COLOUR_HEX.get(colour or "", "") if kind in ("settle", "conquer") else "",
-            }
-        )
-    for event in events:
-        if event["kind"] == "dawn":
-            resolved_round = int(event["data"].get("round", 1)) - 1
-            break
-    if resolved_round is None:
-        resolved_round = int(view.get("round") or 0)
-    pre_fill = {
-        field: (
-            COLOUR_HEX.get(colour_of(heirs, owner) or "", NO_COLOUR) if owner is not None else ""
-        )
-        for field, owner in pre_owner.items()
-    }
-    return {
-        "steps": steps,
-        "pre_position": {str(k): v for k, v in pre_position.items()},
-        "pre_fill": pre_fill,
-        "round": resolved_round,
-    }
+        if kind == "step" and focus["active"] is None:
+            focus["active"] = data.get("seat")
+        if kind == "battle" and data.get("field"):
+            focus["battle"].add(data["field"])
+        elif kind in ("move", "shadow_path", "retreat") and data.get("to"):
+            focus["lit"].add(data["to"])
+        elif kind in ("settle", "conquer", "scout", "find_taken", "shard_taken") and data.get(
+            "field"
+        ):
+            focus["lit"].add(data["field"])
+    return focus
 
 
 # ------------------------------------------------------------------ context
@@ -697,6 +690,8 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
     for heir in heirs:
         colour = heir.get("colour")
         spot = by_id.get(heir["position"], {"x": 0.0, "y": 0.0})
+        # Each heir keeps its own corner of a field, so heirs on one field never hide another.
+        angle = math.radians(int(heir["seat"]) * 60 + 210)
         rows.append(
             {
                 **heir,
@@ -704,8 +699,8 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
                 "hex": COLOUR_HEX.get(colour or "", NO_COLOUR),
                 "symbol": SYMBOLS.get(colour or "", "?"),
                 "colour_label": colour_name(colour),
-                "x": spot["x"],
-                "y": spot["y"],
+                "x": round(spot["x"] + math.cos(angle) * 11, 1),
+                "y": round(spot["y"] + math.sin(angle) * 9, 1),
                 "sign_tokens": [
                     {
                         "hex": COLOUR_HEX.get(colour_of(heirs, s) or "", NO_COLOUR),
@@ -799,7 +794,8 @@ def phone_context(
         )
         if event["kind"] in ("dawn", "step", "colour", "hand", "identity") or not mine:
             continue
-        line = event_line(event, names, me=seat)
+        public = event["kind"] in BOARD_LOG_KINDS
+        line = event_line(event, names, me=None if public else seat)
         if line:
             log.append({"kind": event["kind"], "text": line})
     ctx["my_log"] = log
@@ -809,7 +805,7 @@ def phone_context(
     ctx["portrait_names"] = [names.get(p, str(p)) for p in me.get("portraits", [])]
     ctx["sign_names"] = [names.get(s, str(s)) for s in me.get("signs", [])]
     ctx["artifacts"] = [
-        {"name": artifact_name(a), "text": artifact_text(a)}
+        {"name": artifact_name(str(a)), "text": artifact_text(str(a))}
         for a in ([me.get("start_artifact")] if me.get("start_artifact") else [])
         + list(me.get("backpack", []))
     ]
@@ -989,7 +985,7 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
     ctx["ending"] = outcome_rows(view, names)
     ctx["field_xy"] = {f["id"]: (f["x"], f["y"]) for f in fields}
     if seat is None:
-        ctx["playback"] = playback(list(payload.get("events") or []), view, names)
+        ctx["focus"] = step_focus(payload)
         ctx["map_box"] = f"{-HEX * 7.25:.0f} {-HEX * 8.05:.0f} {HEX * 14.5:.0f} {HEX * 16.1:.0f}"
     else:
         ctx.update(phone_context(payload, seat, view, fields))
@@ -1039,6 +1035,16 @@ class HeirsScreens:
         if action != "heirs_orders":
             return None
         return {"type": "order", "order": sheet_order(frame)}
+
+    def log_lines(
+        self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None
+    ) -> list[JSON]:
+        return log_lines(events, seat_names(payload), seat)
+
+    def round_label(self, number: int) -> str:
+        if number <= 0:
+            return i18n.gettext("Setup")
+        return i18n.gettext("Round %(r)s") % {"r": number}
 
 
 def _int(value: Any, default: int = 0) -> int:

@@ -112,6 +112,71 @@ def score_step_context(
     }
 
 
+def card_label(card: Any) -> str:
+    """A hero as a log line names it: its faction and strength (never its id)."""
+    if isinstance(card, Mapping):
+        faction, strength = card.get("faction"), card.get("strength")
+    else:
+        text = str(card or "")
+        found = re.match(r"^L?([A-Z]{2})", text)
+        faction, strength = (found.group(1) if found else ""), card_strength(text)
+    return f"{faction_name(str(faction))} {strength}" if strength else faction_name(str(faction))
+
+
+def event_line(event: Mapping[str, Any], names: Mapping[int, str], me: int | None) -> str:
+    """One event as a line of the log ('' for none); ``me`` reads its own as "you"."""
+    kind = event.get("kind")
+    data: Mapping[str, Any] = event.get("data") or {}
+    seat = data.get("seat")
+    who = (
+        i18n.gettext("you")
+        if me is not None and seat == me
+        else names.get(int(seat), str(seat))
+        if isinstance(seat, int)
+        else ""
+    )
+    if kind == "take":
+        slots = ", ".join(str(s.get("slot")) for s in data.get("slots") or [])
+        return i18n.gettext("%(name)s takes %(slots)s.") % {"name": who, "slots": slots}
+    if kind == "place":
+        placement = data.get("placement") or {}
+        returned = ", ".join(sorted((data.get("returns") or {}).keys()))
+        if placement.get("to") == "block":
+            return i18n.gettext("%(name)s returns heroes to %(slots)s and blocks %(slot)s.") % {
+                "name": who,
+                "slots": returned,
+                "slot": placement.get("slot"),
+            }
+        return i18n.gettext(
+            "%(name)s returns heroes to %(slots)s and places a hero in the council."
+        ) % {"name": who, "slots": returned}
+    if kind == "draw":
+        if data.get("drew"):
+            return i18n.gettext("%(name)s draws a card.") % {"name": who}
+        return i18n.gettext("%(name)s cannot draw: the pile is empty.") % {"name": who}
+    if kind == "took":
+        cards = ", ".join(card_label(c) for c in data.get("cards") or [])
+        return i18n.gettext("You took %(cards)s.") % {"cards": cards}
+    if kind == "placed":
+        return i18n.gettext("You placed %(card)s.") % {"card": card_label(data.get("card"))}
+    if kind == "drew":
+        return i18n.gettext("You drew %(card)s.") % {"card": card_label(data.get("card"))}
+    if kind == "reveal":
+        return i18n.gettext("The leaders and councils are revealed.")
+    if kind == "score_faction":
+        return i18n.gettext("%(faction)s is scored.") % {
+            "faction": faction_name(str(data.get("faction")))
+        }
+    if kind == "result":
+        if data.get("result") == "REMATCH":
+            return i18n.gettext("Rematch!")
+        winner = data.get("winner")
+        return i18n.gettext("%(name)s is the new Emperor") % {
+            "name": names.get(int(winner), str(winner)) if isinstance(winner, int) else ""
+        }
+    return ""
+
+
 class HiddenLeadersScreens:
     def blurb(self) -> str:
         return i18n.gettext(
@@ -160,6 +225,20 @@ class HiddenLeadersScreens:
             "type": "order",
             "order": {"type": "place", "returns": returns, "placement": placement},
         }
+
+    def log_lines(
+        self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None
+    ) -> list[JSON]:
+        names = seat_names(payload)
+        lines = []
+        for event in events:
+            text = event_line(event, names, seat)
+            if text:
+                lines.append({"kind": str(event.get("kind")), "text": text})
+        return lines
+
+    def round_label(self, number: int) -> str:
+        return i18n.gettext("Turn %(n)s") % {"n": number}
 
 
 SCREENS = HiddenLeadersScreens()

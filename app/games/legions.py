@@ -810,5 +810,20 @@ class LegionsScreens:
             order = {}
         return {"type": "order", "order": order}
 
+    def log_lines(
+        self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None
+    ) -> list[JSON]:
+        names = seat_names(payload)
+        view = payload.get("view") or {}
+        lines = []
+        for event in events:
+            text = event_line(event, names, view)
+            if text:
+                lines.append({"kind": str(event.get("kind")), "text": text})
+        return lines
+
+    def round_label(self, number: int) -> str:
+        return i18n.gettext("Turn %(n)s") % {"n": number}
+
 
 SCREENS = LegionsScreens()
