@@ -1,0 +1,331 @@
+"""Issue 9 in Chromium: the reveal is the show.
+
+A Heirs room with a board (TV), three phones and two bots, the server pacing each step of a
+resolution at 2.5 s. Anna seals on her phone; Boris and Cyril seal through the JSON API to
+keep it short (their phones stay open and follow). Rounds are played until one whose playback
+has a battle at a later step than the first; at step 0 of that round the board's DOM must not
+show that battle, its Sign or the conquered field's new owner, nor the next round; the three
+phones watch the show with no order sheet until the board has finished, then get the next
+sheet. Then the host fast-forwards to the end, and the board and a phone replay the match step
+by step with every sealed-order proof checked (✓) in the browser.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from app.games.heirs import COLOUR_HEX, omen_name
+from tests.browser.kit import keep_screenshot, launch
+from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 20_000
+STEP_SECONDS = 2.5
+NAMES = ("Anna", "Boris", "Cyril")
+SHOW_TIMEOUT_MS = 60_000
+"""A whole round played out at 2.5 s a step (5 pedestals, Dusk, Dawn) with room to spare."""
+
+
+@pytest.fixture
+def slow_show_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(
+        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}",
+        log_path=tmp_path / "server.log",
+        step_seconds=STEP_SECONDS,
+    )
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def seat_token(phone: Page, code: str) -> str:
+    cookie = next(c for c in phone.context.cookies() if c["name"] == f"pecet_seat_{code}")
+    return str(cookie["value"])
+
+
+def board_json(api: httpx.Client, code: str) -> dict[str, Any]:
+    response = api.get(f"/api/rooms/{code}")
+    response.raise_for_status()
+    payload: dict[str, Any] = response.json()
+    return payload
+
+
+def api_seal(api: httpx.Client, code: str, token: str) -> bool:
+    """Seal the seat's prompt through the API: attack if it can, else march, recruit all it
+    may. False when the seat has nothing to decide now."""
+    me = api.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+    prompt = me.get("prompt")
+    if not prompt or prompt.get("kind") != "orders":
+        return False
+    order = dict(prompt["default"])
+    expedition = prompt["expedition"]
+    if expedition["attack"]:
+        order["expedition"] = {"kind": "attack", "field": expedition["attack"][0]}
+    elif expedition["move"]:
+        order["expedition"] = {"kind": "move", "field": expedition["move"][-1]}
+    recruit = prompt["recruit"]
+    order["recruit"] = min(int(recruit["cap"]), int(recruit["affordable"]))
+    response = api.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+    return response.status_code == 202
+
+
+def seal_anna(phone: Page) -> None:
+    """Anna seals on her phone: an attack if she has one, else a march outwards."""
+    form = phone.locator("[data-testid=orders-form]")
+    values = form.locator(".hx-target input").evaluate_all("els => els.map(e => e.value)")
+    attacks = [v for v in values if v.startswith("attack:")]
+    moves = [v for v in values if v.startswith("move:")]
+    if attacks or moves:
+        pick(phone, (attacks or moves)[0])
+    phone.locator("[data-testid=seal]").click()
+    form.wait_for(state="detached")
+
+
+def later_battle(playback: list[dict[str, Any]]) -> tuple[int, dict[str, Any]] | None:
+    """The first battle of the playback at a step after the first, with its step index."""
+    for index, step in enumerate(playback):
+        for event in step["events"]:
+            if index >= 1 and event["kind"] == "battle":
+                return index, event["data"]
+    return None
+
+
+def wait_for_show(api: httpx.Client, code: str, round_number: int) -> dict[str, Any]:
+    """The board payload once the room plays ``round_number`` out (polled, not slept)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        payload = board_json(api, code)
+        show = payload.get("show")
+        if show and show["round"] == round_number:
+            return payload
+        time.sleep(0.05)
+    raise AssertionError(f"round {round_number} was never played out")
+
+
+def owner_fill(view: dict[str, Any], owner: int | None) -> str:
+    """A field's fill on the board as the browser reports it ("" for nobody's)."""
+    if owner is None:
+        return ""
+    colour = next(h["colour"] for h in view["heirs"] if h["seat"] == owner)
+    red, green, blue = (int(COLOUR_HEX[colour][i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({red}, {green}, {blue})"
+
+
+def board_snapshot(board: Page, field: str) -> dict[str, Any]:
+    """What the board shows now, read in one go (so it is one step's frame)."""
+    snapshot: dict[str, Any] = board.evaluate(
+        """(field) => {
+          const b = document.querySelector('.hx-board');
+          const poly = document.querySelector('.hx-field[data-field="' + field + '"] polygon');
+          const signs = {};
+          document.querySelectorAll('.hx-heir').forEach(li => {
+            signs[li.dataset.seat] = li.querySelectorAll('.hx-sign').length;
+          });
+          return {
+            step: b ? b.dataset.showStep : null,
+            round: document.querySelector('[data-testid=round]').textContent.trim(),
+            omen: (document.querySelector('.hx-omen-big') || {textContent: ''}).textContent,
+            log: document.querySelector('[data-testid=history]').textContent,
+            battleLit: !!document.querySelector('.hx-field.battle'),
+            fill: poly ? poly.style.fill : null,
+            signs: signs,
+          };
+        }""",
+        field,
+    )
+    return snapshot
+
+
+def test_the_board_reveals_step_by_step_and_the_match_replays(
+    slow_show_server: ServerProcess, artifacts: Path
+) -> None:
+    server = slow_show_server
+    api = httpx.Client(base_url=server.base_url, timeout=10)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url)
+            board.set_default_timeout(TIMEOUT_MS)
+            board.on("dialog", lambda dialog: dialog.accept())
+            set_option(board, "opt-rounds", "6")
+            phones = [join(browser, server.base_url, code, name) for name in NAMES]
+            for phone in phones:
+                phone.set_default_timeout(TIMEOUT_MS)
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Cyril")
+            for number, style in enumerate(("raider", "warlord"), start=1):
+                board.locator("[data-testid=bot-style]").select_option(style)
+                board.locator("[data-testid=add-styled-bot]").click()
+                expect(board.locator("[data-testid=seats]")).to_contain_text(f"Bot {number}")
+            board.locator("[data-testid=start]").click()
+            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+            for phone in phones:
+                setup_phone(phone, artifacts, None)
+            tokens = [seat_token(phone, code) for phone in phones]
+            anna = phones[0]
+
+            # Rounds until one whose playback has a battle after its first step.
+            found: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+            for round_number in range(1, 6):
+                anna.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
+                if round_number == 1:
+                    # Sealing: the board shows each sealed seat's commitment digits.
+                    assert api_seal(api, code, tokens[1])
+                    mine = api.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).json()
+                    digits = str(mine["my_commitment"])[:6]
+                    expect(board.locator('.hx-heir[data-seat="1"]')).to_contain_text(
+                        f"sealed · {digits}"
+                    )
+                    assert api_seal(api, code, tokens[2])
+                else:
+                    for token in tokens[1:]:
+                        assert api_seal(api, code, token)
+                seal_anna(anna)
+                payload = wait_for_show(api, code, round_number)
+                battle = later_battle(payload["playback"])
+                if battle is None or payload["show"]["step"] != 0:
+                    board.locator("[data-testid=skip-show]").click()
+                    expect(board.locator(".hx-board.playing")).to_have_count(0)
+                    continue
+                found = (round_number, payload, battle[1])
+                break
+            assert found, "no round had a battle after its first step"
+            round_number, payload, battle = found
+            playback = payload["playback"]
+            first_view, last_view = playback[0]["view"], playback[-1]["view"]
+
+            # ---- step 0 on the board: nothing of what comes later
+            board.locator(
+                f'.hx-board[data-show-round="{round_number}"][data-show-step="0"]'
+            ).wait_for()
+            shot = board_snapshot(board, battle["field"])
+            assert shot["step"] == "0", "the snapshot came after step 0"
+            keep_screenshot(board, artifacts / "reveal-board-step0.png")
+            assert f"Round {round_number} of 6" in shot["round"]
+            assert f"Round {round_number + 1}" not in shot["round"]
+            assert f"Battle on {battle['field']}" not in shot["log"]
+            assert not shot["battleLit"]
+            for seat, heir in enumerate(first_view["heirs"]):
+                assert shot["signs"][str(seat)] == len(heir["signs"]), "a later Sign is shown"
+            fields = [f["id"] for f in first_view["map"]["fields"]]
+            at = fields.index(battle["field"])
+            assert shot["fill"] == owner_fill(first_view, first_view["owners"][at])
+            if first_view["owners"][at] != last_view["owners"][at]:
+                assert shot["fill"] != owner_fill(last_view, last_view["owners"][at])
+            if last_view["omen"] != first_view["omen"]:
+                assert omen_name(last_view["omen"]) not in shot["omen"]
+            # ---- the three phones watch, with no order sheet
+            for index, phone in enumerate(phones):
+                expect(phone.locator("[data-testid=watch]")).to_contain_text(
+                    f"round {round_number} plays out"
+                )
+                expect(phone.locator("[data-testid=orders-form]")).to_have_count(0)
+                if index == 0:
+                    keep_screenshot(phone, artifacts / "reveal-phone-watching.png")
+            # ---- the battle's step: the board lights it up; the phones still watch
+            battle_step = later_battle(playback)
+            assert battle_step is not None
+            board.locator(
+                f'.hx-board[data-show-round="{round_number}"][data-show-step="{battle_step[0]}"]'
+            ).wait_for(timeout=SHOW_TIMEOUT_MS)
+            expect(board.locator("[data-testid=history]")).to_contain_text(
+                f"Battle on {battle['field']}"
+            )
+            keep_screenshot(board, artifacts / "reveal-board-battle.png")
+            for phone in phones:
+                expect(phone.locator("[data-testid=watch]")).to_be_visible()
+                expect(phone.locator("[data-testid=orders-form]")).to_have_count(0)
+            # ---- the board finishes: the next order sheet opens on the phones
+            expect(board.locator(".hx-board.playing")).to_have_count(0, timeout=SHOW_TIMEOUT_MS)
+            expect(board.locator("[data-testid=round]")).to_contain_text(
+                f"Round {round_number + 1} of 6"
+            )
+            assert board_json(api, code)["show"] is None
+            for phone in phones:
+                phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
+                expect(phone.locator("[data-testid=watch]")).to_have_count(0)
+            keep_screenshot(anna, artifacts / "reveal-phone-next-sheet.png", full_page=True)
+
+            # ---- the host fast-forwards to the end; the humans' seats seal by the API
+            for token in tokens:
+                assert api_seal(api, code, token)
+            board.locator("[data-testid=fast-forward]").click()
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline and board_json(api, code)["status"] != "finished":
+                if not any([api_seal(api, code, token) for token in tokens]):
+                    time.sleep(0.05)
+            assert board_json(api, code)["status"] == "finished"
+            expect(board.locator("[data-testid=ending]")).to_be_visible(timeout=SHOW_TIMEOUT_MS)
+            expect(board.locator("[data-testid=history]")).to_contain_text("Round 1")
+            keep_screenshot(board, artifacts / "reveal-board-end.png")
+
+            # ---- the board's replay: step forward and back, every proof ✓
+            board.locator("[data-testid=watch-again]").click()
+            board.wait_for_url(re.compile(rf"/b/{code}/replay/1"))
+            where = board.locator("[data-testid=replay-where]")
+            expect(where).to_contain_text("Step 1 of")
+            board.locator("[data-testid=replay-forward]").click()
+            expect(where).to_contain_text("Step 2 of")
+            board.locator("[data-testid=replay-forward]").click()
+            expect(where).to_contain_text("Step 3 of")
+            board.locator("[data-testid=replay-back]").click()
+            expect(where).to_contain_text("Step 2 of")
+            board.locator(f'[data-testid=replay-round][data-round="{round_number}"]').click()
+            expect(board.locator("[data-testid=replay-step] .hx-round-n")).to_contain_text(
+                f"Round {round_number} of 6"
+            )
+            proofs = board.locator("[data-testid=replay-step] .rp-proofs [data-testid=proof]")
+            expect(proofs).to_have_count(5)
+            expect(board.locator(".rp-proofs [data-testid=proof-check]")).to_have_text(["✓"] * 5)
+            for _ in range(battle_step[0]):
+                board.locator("[data-testid=replay-forward]").click()
+            expect(board.locator("[data-testid=replay-lines]")).to_contain_text(
+                f"Battle on {battle['field']}"
+            )
+            keep_screenshot(board, artifacts / "reveal-replay-board.png")
+            board.keyboard.press("ArrowLeft")
+            expect(board.locator("[data-testid=replay-lines]")).not_to_contain_text(
+                f"Battle on {battle['field']}"
+            )
+            # A forged proof fails: the browser really recomputes the hash.
+            forged = board.evaluate(
+                """() => {
+                  const one = document.querySelector('.rp-proofs [data-testid=proof]');
+                  const li = one.cloneNode(true);
+                  li.dataset.order = li.dataset.order.replace(/"recruit":\\d+/, '"recruit":99');
+                  delete li.dataset.checked; li.classList.remove('ok');
+                  document.querySelector('.rp-proofs ul').appendChild(li);
+                  window.PecetProofs.verifyAll();
+                  return li.querySelector('.proof-check').textContent;
+                }"""
+            )
+            assert forged == "✗"
+
+            # ---- a phone's replay: its own secrets, after the end
+            expect(anna.locator("[data-testid=phone-ending]")).to_be_visible()
+            anna.locator("[data-testid=watch-again]").click()
+            anna.wait_for_url(re.compile(rf"/r/{code}/replay/1"))
+            anna.locator(f'[data-testid=replay-round][data-round="{round_number}"]').click()
+            expect(anna.locator("[data-testid=my-heir]")).to_be_visible()
+            expect(anna.locator(".rp-proofs [data-testid=proof-check]")).to_have_text(["✓"] * 5)
+            anna.locator("[data-testid=replay-forward]").click()
+            expect(anna.locator("[data-testid=replay-where]")).to_contain_text("Step")
+            keep_screenshot(anna, artifacts / "reveal-replay-phone.png", full_page=True)
+        finally:
+            browser.close()
+            api.close()
