@@ -130,6 +130,6 @@ class Hub:
         except Exception:  # a phone that went to sleep mid-send; it resyncs on reconnect
             self.disconnect(connection)
 
-    async def broadcast(self, live: LiveRoom) -> None:
-        connections = list(self._rooms.get(live.code, ()))
+    async def broadcast(self, live: LiveRoom, boards_only: bool = False) -> None:
+        connections = [c for c in self._rooms.get(live.code, ()) if c.is_board or not boards_only]
         await asyncio.gather(*(self.send_view(live, c) for c in connections))

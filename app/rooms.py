@@ -424,7 +424,8 @@ class LiveRoom:
         ]
 
 
-Listener = Callable[[LiveRoom], Awaitable[None]]
+Listener = Callable[[LiveRoom, bool], Awaitable[None]]
+"""Told of a change to a room; the flag is True when only boards need to hear of it."""
 
 
 class RoomService:
@@ -676,8 +677,8 @@ class RoomService:
             seat.away_since = utcnow()
             # Tell the board again once the seat counts as away.
             loop = asyncio.get_running_loop()
-            loop.call_later(seat.away_after.total_seconds() + 0.05, self._tell, live)
-        self._tell(live)
+            loop.call_later(seat.away_after.total_seconds() + 0.05, self._tell, live, True)
+        self._tell(live, boards_only=True)  # phones do not show who is away
 
     async def add_bot(self, code: str, host_token: str | None, style: str | None = None) -> int:
         live = await self.room(code)
@@ -1658,9 +1659,9 @@ class RoomService:
         self._schedule_timer(live)
         self._schedule_show(live)
 
-    def _tell(self, live: LiveRoom) -> None:
+    def _tell(self, live: LiveRoom, boards_only: bool = False) -> None:
         for listener in self._listeners:
-            task = asyncio.get_running_loop().create_task(listener(live))
+            task = asyncio.get_running_loop().create_task(listener(live, boards_only))
             # The loop keeps only weak references to tasks: hold each broadcast until done.
             self._broadcasts.add(task)
             task.add_done_callback(self._broadcasts.discard)

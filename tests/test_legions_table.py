@@ -15,10 +15,10 @@ from sqlmodel import Session, col, select
 
 from app.games import legions as screens
 from app.models import Match, OrderLog
-from engine.core import replay
 from engine.legions.state import LegionsState
-from engine.registry import available_games, get_rules
+from engine.registry import available_games
 from tests.play import auth, create_room, join
+from tests.truth import rebuild
 
 Frame = dict[str, Any]
 STRATAGEM_NAMES = {
@@ -99,11 +99,29 @@ def choose(prompt: Frame, rng: random.Random) -> Frame:
 
 
 def until_version(socket: Any, frames: list[Frame], version: int) -> Frame:
+    """The frame of ``version`` once the board has played it out (its show's steps, and
+    older frames, may come first)."""
     while True:
         frame: Frame = socket.receive_json()
         frames.append(frame)
-        if frame.get("type") == "view" and frame.get("version") == version:
+        settled = frame.get("show") is None
+        if frame.get("type") == "view" and frame.get("version") == version and settled:
             return frame
+
+
+HTML_VERSION = re.compile(r'data-version="(\d*)"')
+
+
+def html_until_finished(socket: Any) -> list[tuple[int, str]]:
+    """Every HTML fragment up to the end, each with the version it was drawn at."""
+    frames = []
+    while True:
+        html = socket.receive_text()
+        found = HTML_VERSION.search(html)
+        if found and found.group(1):
+            frames.append((int(found.group(1)), html))
+        if 'data-status="finished"' in html:
+            return frames
 
 
 def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
@@ -151,8 +169,6 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
         htmls = {0: html0, 1: html1, None: html_board}
         latest = [until_version(phones[s], json_frames[s], 0) for s in (0, 1)]
         board = until_version(board_ws, json_frames[None], 0)
-        for viewer, socket in htmls.items():
-            html_frames[viewer].append((0, socket.receive_text()))
         version = 0
         forged_once = False
         while board["status"] == "playing":
@@ -184,9 +200,10 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
             version += 1
             latest = [until_version(phones[s], json_frames[s], version) for s in (0, 1)]
             board = until_version(board_ws, json_frames[None], version)
-            for viewer, socket in htmls.items():
-                html_frames[viewer].append((version, socket.receive_text()))
             assert version < 400
+        for viewer, socket in htmls.items():
+            html_frames[viewer] = html_until_finished(socket)
+            assert {number for number, _html in html_frames[viewer]} >= {0, version}
         assert board["status"] == "finished"
         outcome = board["outcome"]
         assert outcome["reason"] in ("banners", "score", "tiebreak")
@@ -196,31 +213,57 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
         assert 'data-testid="final"' in last_html and 'data-testid="end-reason"' in last_html
 
     match, orders = order_log(client, code)
-    rules = get_rules("legions")
-    states = replay(rules, match.seats, match.seed, match.options, orders)
+    truth = rebuild(match, orders)
+    rules = truth.rules
+    states = truth.states()
     assert rules.to_json(states[-1]) == match.state, "the log rebuilds the stored snapshot"
+    # Public knowledge grows step by step: a frame of the board's show at step k of version
+    # v is checked against what the room had seen by then, in the state of that step.
+    seen: dict[tuple[int, int | None], set[str]] = {}
     oracle = SecretOracle()
-    forbidden: dict[tuple[int, int | None], tuple[set[str], set[str]]] = {}
-    for number, state in enumerate(states):
+    for number in sorted(truth.after):
+        state, steps = truth.after[number]
+        for index, step in enumerate(steps):
+            oracle.observe(step.state)
+            seen[number, index] = set(oracle.ever_public)
         oracle.observe(state)
+        seen[number, None] = set(oracle.ever_public)
+    forbidden: dict[tuple[int, int | None], tuple[set[str], set[str]]] = {}
+    for number in sorted(truth.after):
         for viewer in (0, 1, None):
-            forbidden[number, viewer] = oracle.forbidden(state, viewer)
+            oracle.ever_public = seen[number, None]
+            forbidden[number, viewer] = oracle.forbidden(truth.state(number), viewer)
     sealed_checked = 0
     for viewer in (0, 1, None):
         for frame in json_frames[viewer]:
             if frame.get("type") != "view":
                 continue
-            cards, stratagems = forbidden[frame["version"], viewer]
-            state = states[frame["version"]]
+            # The board's own view and playback are the whole resolution's, public at its
+            # end (the board draws playback[show.step]); a phone gets the step's own view.
+            show = None if viewer is None else frame.get("show")
+            state = truth.state(frame["version"]) if show is None else truth.shown(frame)
+            oracle.ever_public = seen[frame["version"], show["step"] if show else None]
+            cards, stratagems = oracle.forbidden(state, viewer)
+            # What the viewer was told in its own events (now or in its history) it knows.
+            told = [*frame.get("events", [])]
+            told += [e for past in frame.get("history", []) for e in past["events"]]
+            cards = cards - set(re.findall(r"[LH]\d\d", json.dumps(told)))
             sealed_checked += sum(
                 1 for s, p in enumerate(state.players) if p.sealed and s != viewer
             )
-            assert json_leaks(frame, cards, stratagems) == [], (viewer, frame["version"])
+            leaks = json_leaks(frame, cards, stratagems)
+            where = [k for k in frame if json_leaks({k: frame[k]}, cards, stratagems)]
+            assert leaks == [], (viewer, frame["version"], where, frame.get("show"))
             if viewer is not None:  # not vacuous: a phone does see its own secrets
                 own = state.players[viewer]
                 assert json_leaks(frame, set(own.hand), {own.stratagem}) != []
         for number, html in html_frames[viewer]:
+            # An HTML fragment names no step: what is secret in every step of its version.
             cards, stratagems = forbidden[number, viewer]
+            for index, step in enumerate(truth.after[number][1]):
+                oracle.ever_public = seen[number, index]
+                step_cards, step_stratagems = oracle.forbidden(step.state, viewer)
+                cards, stratagems = cards & step_cards, stratagems & step_stratagems
             assert html_leaks(html, cards, stratagems) == [], (viewer, number)
     assert sealed_checked > 0, "frames were checked while a legion was sealed"
 

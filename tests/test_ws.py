@@ -35,10 +35,12 @@ class Screen:
         return frame
 
     def until_version(self, version: int) -> Frame:
-        """Read frames until one shows the game at ``version`` (older ones may come first)."""
+        """Read frames until one shows the game at ``version`` once the board has played it
+        out (older ones, and the steps of its show, may come first)."""
         while True:
             frame = self.next()
-            if frame.get("type") == "view" and frame.get("version") == version:
+            settled = frame.get("show") is None
+            if frame.get("type") == "view" and frame.get("version") == version and settled:
                 return frame
 
 
