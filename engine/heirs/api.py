@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step, single_step
 from engine.heirs import bots
@@ -79,7 +79,7 @@ def _bad(message: str, code: str = "BAD_ORDER") -> IllegalOrder:
     return IllegalOrder(message, code=code)
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -256,9 +256,10 @@ class HeirsRules(HeirsEngine):
         top_building = len(building_costs)
         gold = heir.gold
         buildings = []
+        building_cost: int | None
         for name, level in zip(BUILDINGS, heir.buildings, strict=True):
             if level < top_building:
-                building_cost: int | None = building_costs[level] - discount
+                building_cost = building_costs[level] - discount
                 if building_cost < 0:
                     building_cost = 0
                 if halved:
@@ -273,9 +274,10 @@ class HeirsRules(HeirsEngine):
         top_ability = len(ability_costs)
         knowledge = heir.knowledge
         abilities = []
+        ability_cost: int | None
         for name, level in zip(ABILITIES, heir.abilities, strict=True):
             if level < top_ability:
-                ability_cost: int | None = ability_costs[level]
+                ability_cost = ability_costs[level]
                 can_learn = ability_cost <= knowledge
             else:
                 ability_cost, can_learn = None, False

@@ -308,7 +308,7 @@ def _pick_move(
     owner_of: dict[str, Any],
 ) -> str | None:
     me = view["me"]
-    options = [f for f in prompt["expedition"]["move"] if f != view["map"]["axis"]]
+    options: list[str] = [f for f in prompt["expedition"]["move"] if f != view["map"]["axis"]]
     if not options:
         return None
     here = prompt["position"]
@@ -382,7 +382,8 @@ def _pick_move(
     # Walk outwards from home territory towards free land.
     free_far = [f for f in options if owner_of.get(f) == me["seat"]]
     if free_far and here not in costs:
-        return free_far[(view["round"] + me["seat"]) % len(free_far)]
+        turn: int = view["round"] + me["seat"]
+        return free_far[turn % len(free_far)]
     return None
 
 

@@ -608,7 +608,7 @@ class HeirsEngine:
             self.base_cap
             + self.effects_of(heir).get("recruit_cap", 0)
             + self.cap_per_leadership * heir.abilities[LEADERSHIP]
-            + self.omen_effects(st).get("recruit_cap", 0)
+            + self.omen_effect(st, "recruit_cap")
         )
 
     def building_cost(self, st: HeirsState, heir: Heir, index: int) -> int | None:
@@ -1134,7 +1134,7 @@ class HeirsEngine:
         per = effects.get("attack_per_soldiers", 0)
         if per:
             base += soldiers // per
-        base += effects.get("attack_flat", 0) + self.omen_effects(st).get("attack_flat", 0)
+        base += effects.get("attack_flat", 0) + self.omen_effect(st, "attack_flat")
         if heir.seat in ctx.war_cry:
             base += self.content.cards["war_cry"]["attack_flat"]
         return base * (100 + effects.get("attack_pct", 0)) // 100

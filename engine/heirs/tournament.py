@@ -47,5 +47,5 @@ def standings(outcomes: Sequence[JSON], final_double: bool = False) -> list[JSON
 def catch_up_start_player(table: Sequence[JSON], players: int) -> int:
     """H20.4: the next game's round-1 start player is the seat clockwise after the leader
     (several leaders: the one in the lowest seat). Pass it as option ``start_player``."""
-    leaders = [row["seat"] for row in table if row["place"] == 1]
+    leaders: list[int] = [row["seat"] for row in table if row["place"] == 1]
     return (min(leaders) + 1) % players

@@ -146,7 +146,8 @@ def cards_from_json(raw: Mapping[str, Any]) -> Cards:
         raise ValueError("hidden_leaders seed: need 28 distinct heroes")
     if len(leaders) != LEADERS_TOTAL or len({ld.id for ld in leaders}) != LEADERS_TOTAL:
         raise ValueError("hidden_leaders seed: need 8 distinct leaders")
-    for card in (*heroes, *leaders):
+    all_cards: tuple[Hero | Leader, ...] = (*heroes, *leaders)
+    for card in all_cards:
         if card.faction not in FACTIONS:
             raise ValueError(f"hidden_leaders seed: {card.id} has unknown faction")
     if {h.id for h in heroes} & {ld.id for ld in leaders}:

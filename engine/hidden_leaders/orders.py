@@ -180,7 +180,7 @@ def _parse_place(state: HLState, order: Mapping[Any, Any], cards: Cards) -> Plac
             code="duplicate_card",
             card=card,
         )
-    slot: str | None = None
+    block_slot: str | None = None
     if to == "council":
         if placement.get("slot") is not None:
             raise IllegalOrder(
@@ -190,14 +190,14 @@ def _parse_place(state: HLState, order: Mapping[Any, Any], cards: Cards) -> Plac
     else:
         if "slot" not in placement or placement.get("slot") is None:
             raise IllegalOrder('Name the slot to block, such as "B2".', code="bad_placement")
-        slot = _check_slot_name(placement.get("slot"), "The block's slot")
-        target = state.slot(slot)
+        block_slot = _check_slot_name(placement.get("slot"), "The block's slot")
+        target = state.slot(block_slot)
         if target.blocker is not None:
             raise IllegalOrder(
-                f"{slot} already has a blocking hero: a blocking hero cannot be blocked, "
+                f"{block_slot} already has a blocking hero: a blocking hero cannot be blocked, "
                 "choose an unblocked hero.",
                 code="already_blocked",
-                slot=slot,
+                slot=block_slot,
             )
     ordered = tuple(sorted(returns.items(), key=lambda kv: SLOT_INDEX[kv[0]]))
-    return PlaceOrder(returns=ordered, to=str(to), card=card, slot=slot)
+    return PlaceOrder(returns=ordered, to=str(to), card=card, slot=block_slot)

@@ -4,8 +4,9 @@ Y, R, B, P, G, then by the lower legion number, then by the prompt's option orde
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from engine.core import JSON
 
@@ -139,7 +140,17 @@ class Board:
         return value, loc
 
 
-def _best(options: list[JSON], key: Any) -> JSON:
+class _Ordered(Protocol):
+    """A key ``_best`` can compare: an int, or a tuple of ints and bools."""
+
+    def __gt__(self, other: Any, /) -> bool: ...
+
+
+_Option = TypeVar("_Option")
+_Key = TypeVar("_Key", bound=_Ordered)
+
+
+def _best(options: Sequence[_Option], key: Callable[[_Option], _Key]) -> _Option:
     """The option with the highest key; the first one on equal keys (stable tiebreak)."""
     best = options[0]
     best_key = key(best)

@@ -372,7 +372,7 @@ class LegionsRules:
     def score_breakdown(self, state: LegionsState, seat: int) -> JSON:
         """G13.1, public at any time (G13.4)."""
         player = state.players[seat]
-        heroes = []
+        heroes: list[JSON] = []
         for recruited in player.heroes:
             hero = self.content.heroes[recruited.hero]
             legions_vp = sum(self.content.legions[c].vp for c in recruited.legions)
@@ -385,7 +385,7 @@ class LegionsRules:
                     "total": hero.vp + legions_vp,
                 }
             )
-        majorities = [
+        majorities: list[JSON] = [
             {"location": loc, "vp": self.content.locations[loc].token_vp}
             for loc in self.order
             if state.tokens[loc] == seat
@@ -1047,9 +1047,10 @@ class LegionsRules:
 
     def _reveal(self, state: LegionsState, events: list[Event]) -> None:
         """G4.2–G4.4."""
-        sealed = [p.sealed for p in state.players]
-        assert sealed[0] is not None and sealed[1] is not None
-        numbers = [self.content.legions[c].number for c in sealed]  # type: ignore[index]
+        first, second = state.players[0].sealed, state.players[1].sealed
+        assert first is not None and second is not None
+        sealed = [first, second]
+        numbers = [self.content.legions[c].number for c in sealed]
         assert numbers[0] != numbers[1], "G4.3: numbers are unique, leadership never ties"
         leader = 0 if numbers[0] < numbers[1] else 1
         for player in state.players:
@@ -1063,7 +1064,7 @@ class LegionsRules:
                 "reveal",
                 {
                     "turn": state.turn,
-                    "legions": [self._card_json(c) for c in sealed],  # type: ignore[arg-type]
+                    "legions": [self._card_json(c) for c in sealed],
                     "leader": leader,
                 },
             )

@@ -29,6 +29,20 @@ def seats_to_act(rules: GameRules, state: State, seats: int) -> list[int]:
     return [seat for seat in range(seats) if rules.prompt(state, seat) is not None]
 
 
+def outcome_of(rules: GameRules, state: State) -> JSON:
+    """The outcome of a game that must be over."""
+    outcome = rules.outcome(state)
+    assert outcome is not None, "the game is not over"
+    return outcome
+
+
+def prompt_of(rules: GameRules, state: State, seat: int) -> JSON:
+    """The prompt of a seat that must have one."""
+    prompt = rules.prompt(state, seat)
+    assert prompt is not None, f"seat {seat} has nothing to do"
+    return prompt
+
+
 def play(
     rules: GameRules,
     seats: int,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import JSON, Event
 from engine.heirs import RULES
 from engine.heirs.scenario import edit_heir, give_fields, scenario, seal
 from engine.heirs.state import HeirsState
@@ -16,7 +16,7 @@ def run_pass(st: HeirsState, until: str = "pass") -> tuple[HeirsState, list[Even
     return RULES.resolve_round(st, until=until)
 
 
-def reports(events: list[Event], seat: int, kind: str = "battle_report") -> list[dict]:
+def reports(events: list[Event], seat: int, kind: str = "battle_report") -> list[JSON]:
     return [e.data for e in events if e.kind == kind and e.data.get("seat") == seat]
 
 

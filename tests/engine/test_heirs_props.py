@@ -11,7 +11,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import Event, GameRules, Rng
+from engine.core import JSON, Event, GameRules, Rng
 from engine.heirs import RULES
 from engine.heirs.state import HeirsState, clone_state
 from tests.engine.kit import (
@@ -20,6 +20,7 @@ from tests.engine.kit import (
     assert_json_round_trip,
     bot_picker,
     dumps,
+    outcome_of,
     play,
     random_picker,
 )
@@ -28,7 +29,7 @@ SETTINGS = settings(max_examples=20, deadline=None, derandomize=True)
 
 
 def mixed_bots(seed: int) -> Picker:
-    def pick(state: HeirsState, seat: int) -> dict:
+    def pick(state: HeirsState, seat: int) -> JSON:
         style = RULES.info.bot_styles[(seat + seed) % len(RULES.info.bot_styles)]
         return RULES.bot_order(state, seat, style)
 
@@ -191,8 +192,8 @@ def check_h12_9_capitals_never_change_owner(trace: Playthrough) -> None:
 
 
 def check_h17_1_signs_only_from_heir_battles_and_plunders(trace: Playthrough) -> None:
-    last_battle: dict | None = None
-    last_plunder: dict | None = None
+    last_battle: JSON | None = None
+    last_plunder: JSON | None = None
     for event in trace.events:
         data = event.data
         if event.kind in ("dawn", "step"):
@@ -442,13 +443,13 @@ def test_h19_1_bots_only_games_end_in_time_by_all_three_endings() -> None:
     for seed in range(6):
         for styles in (("warlord", "raider"), ("expander", "warlord", "raider")):
             trace = play(RULES, len(styles), seed, styled(*styles))
-            purposeful[RULES.outcome(trace.final)["reason"]] += 1
+            purposeful[outcome_of(RULES, trace.final)["reason"]] += 1
     assert purposeful["throne"] and purposeful["council"]
     # Last survivor among bots still needs the easy opponent: a warlord hunting a novice
     # (no purposeful style falls under the spec's income; README "Not done").
     for seed in range(30):
         trace = play(RULES, 2, seed, styled("warlord", "novice"))
-        endings[RULES.outcome(trace.final)["reason"]] += 1
+        endings[outcome_of(RULES, trace.final)["reason"]] += 1
     endings.update(purposeful)
     assert endings["throne"] and endings["council"] and endings["last_survivor"]
 

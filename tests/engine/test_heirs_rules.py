@@ -7,10 +7,12 @@ from collections import Counter
 
 import pytest
 
-from engine.core import Event, IllegalOrder, NotYourTurn, Rng
+from engine.core import JSON, Event, IllegalOrder, NotYourTurn, Rng
 from engine.heirs import RULES
+from engine.heirs.rules import PassContext
 from engine.heirs.scenario import edit_heir, give_fields, scenario, seal
 from engine.heirs.state import HeirsState
+from tests.engine.kit import outcome_of, prompt_of
 
 
 def fid(name: str) -> int:
@@ -25,7 +27,7 @@ def codes(events: list[Event], seat: int) -> list[str]:
     return [e.data["code"] for e in events if e.kind == "skipped" and e.data["seat"] == seat]
 
 
-def refused(st: HeirsState, seat: int, order: dict) -> str:
+def refused(st: HeirsState, seat: int, order: JSON) -> str:
     with pytest.raises(IllegalOrder) as caught:
         RULES.submit(st, seat, order)
     assert caught.value.message
@@ -367,7 +369,7 @@ def test_h7_8_entering_the_axis_ends_the_game_at_dusk() -> None:
     edit_heir(RULES, st, 0, position="R1-0", signs=[1])
     st = seal(RULES, st, {0: {"expedition": {"kind": "move", "field": "R0-0"}}})
     st, events = RULES.resolve_round(st)
-    assert RULES.outcome(st)["reason"] == "throne" and RULES.prompt(st, 0) is None
+    assert outcome_of(RULES, st)["reason"] == "throne" and RULES.prompt(st, 0) is None
     assert events[-1].kind == "end"
 
 
@@ -585,9 +587,9 @@ def test_h12_11_battle_values_only_to_the_fighters() -> None:
 def test_h13_paladin_and_barbarian_flat_bonuses() -> None:
     st = scenario(RULES, 2, omen="quiet_night")
     edit_heir(RULES, st, 0, character="barbarian", soldiers=10)
-    assert RULES.attack_value(st, RULES_CTX(), st.heirs[0]) == 15
+    assert RULES.attack_value(st, PassContext(), st.heirs[0]) == 15
     edit_heir(RULES, st, 1, character="paladin", soldiers=10)
-    assert RULES.heir_defence(RULES_CTX(), st.heirs[1]) == 15
+    assert RULES.heir_defence(PassContext(), st.heirs[1]) == 15
 
 
 def test_h13_knight_and_elf_per_soldier_bonuses_with_the_tuned_elf() -> None:
@@ -596,17 +598,11 @@ def test_h13_knight_and_elf_per_soldier_bonuses_with_the_tuned_elf() -> None:
     assert RULES.content.characters["elf"]["defence_per_soldiers"] == 5
     st = scenario(RULES, 2, omen="quiet_night")
     edit_heir(RULES, st, 0, character="knight", soldiers=11)
-    assert RULES.attack_value(st, RULES_CTX(), st.heirs[0]) == 11 + 5
-    assert RULES.heir_defence(RULES_CTX(), st.heirs[0]) == 11
+    assert RULES.attack_value(st, PassContext(), st.heirs[0]) == 11 + 5
+    assert RULES.heir_defence(PassContext(), st.heirs[0]) == 11
     edit_heir(RULES, st, 1, character="elf", soldiers=14)
-    assert RULES.attack_value(st, RULES_CTX(), st.heirs[1]) == 14 + 2
-    assert RULES.heir_defence(RULES_CTX(), st.heirs[1]) == 14 + 2
-
-
-def RULES_CTX():
-    from engine.heirs.rules import PassContext
-
-    return PassContext()
+    assert RULES.attack_value(st, PassContext(), st.heirs[1]) == 14 + 2
+    assert RULES.heir_defence(PassContext(), st.heirs[1]) == 14 + 2
 
 
 def test_h14_2_seers_eye_and_comets_sight() -> None:
@@ -643,7 +639,8 @@ def test_h15_2_omen_schedule(rounds: int) -> None:
 def test_h15_3_comet_shards() -> None:
     st = scenario(RULES, 2, omen="comet")
     st.round = 0
-    RULES.dawn(st, events := [], Rng(3))
+    events: list[Event] = []
+    RULES.dawn(st, events, Rng(3))
     shards = [f for f, s in enumerate(st.shards) if s]
     assert len(shards) == 3 and len(st.comet_pool) == 3
     assert all(RULES.map.ring[f] in (2, 3) for f in shards)
@@ -680,7 +677,8 @@ def test_h19_1_last_survivor() -> None:
     st = seal(RULES, st, {})
     st.heirs[1].soldiers = 0
     st, _ = RULES.resolve_round(st)
-    assert RULES.outcome(st)["reason"] == "last_survivor" and RULES.outcome(st)["winners"] == [0]
+    outcome = outcome_of(RULES, st)
+    assert outcome["reason"] == "last_survivor" and outcome["winners"] == [0]
 
 
 def test_h19_1_council_after_the_last_round_and_h19_3_ties() -> None:
@@ -688,12 +686,12 @@ def test_h19_1_council_after_the_last_round_and_h19_3_ties() -> None:
     give_fields(RULES, st, 2, "R4-10")
     st = seal(RULES, st, {})
     st, _ = RULES.resolve_round(st)
-    outcome = RULES.outcome(st)
+    outcome = outcome_of(RULES, st)
     assert outcome["reason"] == "council" and outcome["winners"] == [2]
     st = scenario(RULES, 3, round_number=12)
     st = seal(RULES, st, {})
     st, _ = RULES.resolve_round(st)
-    assert RULES.outcome(st)["winners"] == [0, 1, 2]
+    assert outcome_of(RULES, st)["winners"] == [0, 1, 2]
 
 
 def test_h20_2_ranking_and_game_points() -> None:
@@ -703,7 +701,7 @@ def test_h20_2_ranking_and_game_points() -> None:
     st = seal(RULES, st, {})
     st.heirs[3].soldiers = 0
     st, _ = RULES.resolve_round(st)
-    outcome = RULES.outcome(st)
+    outcome = outcome_of(RULES, st)
     assert outcome["ranking"] == [[2], [0], [1], [3]]
     assert outcome["game_points"] == {"2": 3, "0": 2, "1": 1, "3": 0}
 
@@ -714,7 +712,7 @@ def test_h20_2_a_shared_rank_scores_the_better_place() -> None:
     st = seal(RULES, st, {})
     st.heirs[3].soldiers = 0
     st, _ = RULES.resolve_round(st)
-    outcome = RULES.outcome(st)
+    outcome = outcome_of(RULES, st)
     assert outcome["ranking"] == [[2], [0, 1], [3]]
     assert outcome["game_points"] == {"2": 3, "0": 2, "1": 2, "3": 0}
 
@@ -732,7 +730,7 @@ def test_h22_same_seed_same_setup_different_seed_differs() -> None:
 def test_h20_3_h20_5_tournament_standings_final_double_and_catch_up() -> None:
     from engine.heirs.tournament import catch_up_start_player, standings
 
-    def outcome(points: dict[int, int], winners: list[int], council: dict[int, int]) -> dict:
+    def outcome(points: dict[int, int], winners: list[int], council: dict[int, int]) -> JSON:
         return {
             "game_points": {str(s): p for s, p in points.items()},
             "winners": winners,
@@ -763,7 +761,7 @@ def test_h19_1_nobody_left_the_fallen_compare_council_points() -> None:
     st = seal(RULES, st, {})
     st.heirs[0].soldiers = st.heirs[1].soldiers = 0
     st, _ = RULES.resolve_round(st)
-    outcome = RULES.outcome(st)
+    outcome = outcome_of(RULES, st)
     assert outcome["reason"] == "last_survivor" and outcome["winners"] == [1]
     assert outcome["council"]["1"]["fields"] == 2
 
@@ -826,13 +824,15 @@ def test_h20_1_a_tournament_keeps_each_heirs_colour() -> None:
 
     kept = ["green", "red", "blue"]
     state = RULES.setup(3, 5, {"colours": kept})
-    assert [RULES.prompt(state, seat)["colours"] for seat in range(3)] == [[c] for c in kept]
-    character = RULES.prompt(state, 0)["characters"][0]
+    assert [prompt_of(RULES, state, seat)["colours"] for seat in range(3)] == [[c] for c in kept]
+    character = prompt_of(RULES, state, 0)["characters"][0]
     with pytest.raises(IllegalOrder) as refused:
         RULES.submit(state, 0, {"colour": "red", "character": character})
     assert refused.value.code == "COLOUR_KEPT"
     for seat in range(3):
-        state = RULES.submit(state, seat, {"character": RULES.prompt(state, seat)["characters"][0]})
+        state = RULES.submit(
+            state, seat, {"character": prompt_of(RULES, state, seat)["characters"][0]}
+        )
     state, _events = RULES.resolve(state)
     assert [heir.colour for heir in state.heirs] == kept
     for bad in (["green", "green", "red"], ["green", "red"], ["pink", "red", "blue"], "green"):
