@@ -53,7 +53,7 @@ def start_duel(http: httpx.Client) -> tuple[str, str, list[str]]:
 def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: int = 100) -> JSON:
     """Both seats play from their prompts until the game is over; returns the board's view."""
     for _ in range(max_orders):
-        board = http.get(f"/api/rooms/{code}").json()
+        board: JSON = http.get(f"/api/rooms/{code}").json()
         if board["status"] != "playing":
             return board
         (seat,) = board["to_act"]

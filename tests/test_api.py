@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from app.rooms import CODE_ALPHABET
 from engine.registry import KNOWN_GAMES, available_games
 from tests.hl_secrets import SecretOracle, leaked
+from tests.live import current_match, live_room
 from tests.play import auth, create_room, join, order_from_prompt, play_to_end, start_duel
 
 
@@ -227,11 +228,9 @@ def test_views_never_carry_another_seats_secrets(client: TestClient) -> None:
     """L10.3 over HTTP: at every step of a whole game, the board and each phone receive no
     card id that only another seat (or nobody) may know."""
     code, _host, tokens = start_duel(client)
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
     oracle = SecretOracle()
     for _step in range(40):
-        live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
-        state = live.match.state
+        state = current_match(live_room(client, code)).state
         oracle.observe(state)
         board = client.get(f"/api/rooms/{code}").json()
         assert leaked(board, oracle.forbidden(state, None)) == []

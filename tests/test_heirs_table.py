@@ -14,15 +14,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, col, select
 from starlette.testclient import WebSocketTestSession
 
 from app import i18n
 from app.games.heirs import SCREENS, character_text, sheet_order
-from app.models import Match, OrderLog
 from engine.core import Rng
+from engine.heirs import HeirsRules
 from engine.heirs.state import HeirsState
 from engine.registry import available_games, get_rules
+from tests.live import current_match, live_room, order_log
 from tests.play import auth
 from tests.truth import Truth, rebuild
 
@@ -38,9 +38,9 @@ PUBLIC_HEIR_KEYS = {
     "sealed",
 }
 PUBLIC_EVENTS = {
-    "colour", "dawn", "dusk", "comet", "step", "move", "shadow_path", "settle", "scout", "find_taken",
-    "shard_taken", "battle", "retreat", "conquer", "plunder", "sign", "trick_public", "axis",
-    "fall", "end",
+    "colour", "dawn", "dusk", "comet", "step", "move", "shadow_path", "settle", "scout",
+    "find_taken", "shard_taken", "battle", "retreat", "conquer", "plunder", "sign",
+    "trick_public", "axis", "fall", "end",
 }  # fmt: skip
 
 Frame = dict[str, Any]
@@ -48,11 +48,12 @@ Frame = dict[str, Any]
 
 def test_heirs_is_hosted_and_has_a_default_order() -> None:
     assert "heirs" in available_games()
+    assert isinstance(RULES, HeirsRules)  # the registry hosts the engine's own rules
     state = RULES.setup(3, 5, {})
-    setup_default = RULES.default_order(state, 0)  # type: ignore[attr-defined]
+    setup_default = RULES.default_order(state, 0)
     RULES.submit(state, 0, setup_default)  # a legal setup choice
     state = RULES.setup(3, 5, {"auto_setup": True})
-    assert RULES.default_order(state, 1) == {}  # type: ignore[attr-defined]
+    assert RULES.default_order(state, 1) == {}
 
 
 def test_the_order_sheet_becomes_an_order() -> None:
@@ -184,23 +185,6 @@ def _around(text: str, ids: list[str]) -> list[str]:
     return spots
 
 
-def live_room(client: TestClient, code: str) -> Any:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    return client.portal.call(rooms.room, code)  # type: ignore[union-attr]
-
-
-def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    live = live_room(client, code)
-    with Session(rooms.db) as session:
-        match = session.get(Match, live.match.row_id)
-        assert match is not None
-        rows = session.exec(
-            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
-        ).all()
-        return match, [(row.seat, row.order) for row in rows]
-
-
 @pytest.mark.parametrize("game", [0, 1])
 def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
     created = client.post("/api/rooms", json={"game": "heirs", "options": {"rounds": 6}})
@@ -229,17 +213,17 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
         rng = Rng(1000 + game)
         live = live_room(client, code)
         deadline = time.monotonic() + 60
-        while live.match.status == "playing" and time.monotonic() < deadline:
+        while current_match(live).status == "playing" and time.monotonic() < deadline:
             acted = False
             for seat, token in humans.items():
-                state = live.match.state
+                state = current_match(live).state
                 if RULES.prompt(state, seat) is None:
                     continue
                 order = RULES.random_order(state, seat, rng)
                 response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
                 assert response.status_code in (202, 409), response.text
                 acted = True
-                version = live.match.version
+                version = current_match(live).version
                 if version % 7 == 3:  # HTTP: the seat's own view and both pages
                     me = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
                     check_json_frame(me, seat, replay_now(client, code))
@@ -249,7 +233,7 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
                     pages.append((None, version, client.get(f"/b/{code}").text))
             if not acted:
                 time.sleep(0.005)
-        assert live.match.status == "finished"
+        assert current_match(live).status == "finished"
         # A phone reconnects: its first frame is its own full view.
         with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as again:
             frame = again.receive_json()
@@ -269,8 +253,8 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
             else:
                 check_html(frame, listener.seat, states)
             checked += 1
-    for seat, _version, html in pages:
-        check_html(html, seat, states)
+    for viewer, _version, html in pages:
+        check_html(html, viewer, states)
     assert checked > 20
 
 
@@ -342,15 +326,15 @@ def test_the_order_sheet_keeps_the_heirs_own_purse_in_sight(client: TestClient) 
     client.post(f"/api/rooms/{code}/bots", json={"style": "expander"}, headers=auth(host))
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    setup = RULES.random_order(live.match.state, 0, Rng(7))
+    setup = RULES.random_order(current_match(live).state, 0, Rng(7))
     assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
     deadline = time.monotonic() + 10
-    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+    while (RULES.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
         assert time.monotonic() < deadline, "the round never opened"
         time.sleep(0.02)
     client.cookies.set(f"pecet_seat_{code}", token)
     page = client.get(f"/r/{code}").text
-    heir = live.match.state.heirs[0]
+    heir = current_match(live).state.heirs[0]
     purse = re.search(r'data-testid="purse">([^<]*)<', page)
     assert purse is not None
     assert purse.group(1).split() == [

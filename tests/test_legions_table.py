@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, col, select
 
 from app.games import legions as screens
-from app.models import Match, OrderLog
 from engine.legions.state import LegionsState
 from engine.registry import available_games
+from tests.live import order_log
 from tests.play import auth, create_room, join
 from tests.truth import rebuild
 
@@ -122,18 +121,6 @@ def html_until_finished(socket: Any) -> list[tuple[int, str]]:
             frames.append((int(found.group(1)), html))
         if 'data-status="finished"' in html:
             return frames
-
-
-def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
-    with Session(rooms.db) as session:
-        match = session.get(Match, live.match.row_id)
-        assert match is not None
-        rows = session.exec(
-            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
-        ).all()
-        return match, [(row.seat, row.order) for row in rows]
 
 
 def start_legions(client: TestClient, **options: Any) -> tuple[str, str, list[str]]:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
 from app.models import OrderLog
+from tests.live import current_match, live_room, room_service
 from tests.play import auth, create_room, join
 
 
-def started_room(client: TestClient, **options: object) -> tuple[str, str, list[str]]:
+def started_room(client: TestClient, **options: Any) -> tuple[str, str, list[str]]:
     room = create_room(client, **options)
     tokens = [join(client, room["code"], name)["token"] for name in ("Ema", "Petr")]
     assert (
@@ -24,11 +26,11 @@ def started_room(client: TestClient, **options: object) -> tuple[str, str, list[
     return room["code"], room["host_token"], tokens
 
 
-def wait_for(client: TestClient, code: str, version: int, seconds: float) -> dict[str, object]:
+def wait_for(client: TestClient, code: str, version: int, seconds: float) -> dict[str, Any]:
     deadline = time.monotonic() + seconds
     while True:
-        board: dict[str, object] = client.get(f"/api/rooms/{code}").json()
-        if board["version"] >= version:  # type: ignore[operator]
+        board: dict[str, Any] = client.get(f"/api/rooms/{code}").json()
+        if board["version"] >= version:
             return board
         assert time.monotonic() < deadline, f"still at version {board['version']}"
         time.sleep(0.05)
@@ -64,13 +66,10 @@ def test_h5_4_when_the_timer_runs_out_the_late_seat_gets_its_default_order(
     wait_for(client, code, 1, seconds=8)
     # Hold the room still: the place that follows has its own timer.
     client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host))
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
-    with Session(rooms.db) as session:
+    match = current_match(live_room(client, code))
+    with Session(room_service(client).db) as session:
         entries = session.exec(
-            select(OrderLog)
-            .where(OrderLog.match_id == live.match.row_id)
-            .order_by(col(OrderLog.seq))
+            select(OrderLog).where(OrderLog.match_id == match.row_id).order_by(col(OrderLog.seq))
         ).all()
     take, *later = entries
     assert take.seat == late and take.by_bot and take.order["type"] == "take"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
 from app.main import create_app
+from app.rooms import LiveMatch
 from engine.core import Rng
 from engine.registry import get_rules
+from tests.live import current_match, live_room
 from tests.play import auth, order_from_prompt
 
 HEIRS = get_rules("heirs")
@@ -44,16 +47,17 @@ def wait_for(condition: Callable[[], Any], what: str, seconds: float = 20) -> An
         time.sleep(0.01)
 
 
-def live_room(client: TestClient, code: str) -> Any:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    return client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+def is_finished(match: LiveMatch) -> bool:
+    return match.status == "finished"
 
 
-def room_with(client: TestClient, game: str, names: list[str], bots: int = 0, **extra: Any):
+def room_with(
+    client: TestClient, game: str, names: list[str], bots: int = 0, **extra: Any
+) -> tuple[str, str, list[dict[str, Any]]]:
     created = client.post("/api/rooms", json={"game": game, **extra})
     assert created.status_code == 201, created.text
     code, host = created.json()["code"], created.json()["host_token"]
-    joined = []
+    joined: list[dict[str, Any]] = []
     for name in names:
         response = client.post(f"/api/rooms/{code}/seats", json={"name": name})
         assert response.status_code == 201, response.text
@@ -101,9 +105,9 @@ def test_reclaim_with_the_right_pin_mid_game_and_the_game_goes_on(client: TestCl
     rng = Rng(1)
     live = live_room(client, code)
     for seat, token in ((0, new), (1, joined[1]["token"])):
-        order = HEIRS.random_order(live.match.state, seat, rng)
+        order = HEIRS.random_order(current_match(live).state, seat, rng)
         assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token)).is_success
-    assert live.match.state.phase == "orders"
+    assert current_match(live).state.phase == "orders"
 
 
 def test_wrong_pins_are_403_then_429_with_retry_after(client: TestClient) -> None:
@@ -129,19 +133,21 @@ def test_a_seat_handed_to_a_bot_is_taken_back_with_the_pin(client: TestClient) -
     assert client.delete(f"/api/rooms/{code}/seats/1", headers=auth(host)).status_code == 200
     live = live_room(client, code)
     assert live.seats[1].is_bot
-    wait_for(lambda: HEIRS.prompt(live.match.state, 1) is None, "the bot to seal Ben's setup")
+    wait_for(
+        lambda: HEIRS.prompt(current_match(live).state, 1) is None, "the bot to seal Ben's setup"
+    )
     back = client.post(f"/api/rooms/{code}/reclaim", json={"name": "Ben", "pin": joined[1]["pin"]})
     assert back.status_code == 200
     seats = client.get(f"/api/rooms/{code}").json()["seats"]
     assert seats[1]["bot"] is False and seats[1]["name"] == "Ben"
-    order = HEIRS.random_order(live.match.state, 0, Rng(2))
+    order = HEIRS.random_order(current_match(live).state, 0, Rng(2))
     ann = joined[0]["token"]
     assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(ann)).is_success
     # The next decision is Ben's own again: the bot does not seal it.
     me = client.get(f"/api/rooms/{code}/me", headers=auth(back.json()["token"])).json()
     assert me["prompt"]["kind"] == "orders"
     time.sleep(0)  # the bots had their turn on the loop; Ben's order is still open
-    assert HEIRS.prompt(live.match.state, 1) is not None
+    assert HEIRS.prompt(current_match(live).state, 1) is not None
 
 
 def test_the_board_shows_who_is_away(quick_away: TestClient) -> None:
@@ -149,7 +155,8 @@ def test_the_board_shows_who_is_away(quick_away: TestClient) -> None:
     code, _host, joined = room_with(client, "heirs", ["Ann", "Ben"], bots=1)
 
     def seats() -> list[dict[str, Any]]:
-        return client.get(f"/api/rooms/{code}").json()["seats"]
+        listed: list[dict[str, Any]] = client.get(f"/api/rooms/{code}").json()["seats"]
+        return listed
 
     with client.websocket_connect(f"/ws/rooms/{code}?token={joined[0]['token']}") as phone:
         phone.receive_json()
@@ -180,7 +187,7 @@ def test_watchers_predict_and_score_oracle_points(client: TestClient) -> None:
     assert client.post(f"/api/rooms/{code}/pause", json=pause, headers=auth(host)).is_success
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    if 0 not in live.match.players:
+    if 0 not in current_match(live).players:
         offer = client.get(f"/api/rooms/{code}/me", headers=eva).json()["prediction"]
         assert offer is not None and offer["match"] == 1
         assert (
@@ -195,16 +202,16 @@ def test_watchers_predict_and_score_oracle_points(client: TestClient) -> None:
     assert client.post(f"/api/rooms/{code}/pause", json=pause, headers=auth(host)).is_success
     scored = 0
     for _ in range(8):
-        match = live.match
+        match = current_match(live)
         if match.status == "playing" and 0 not in match.players:
             offer = client.get(f"/api/rooms/{code}/me", headers=eva).json()["prediction"]
             if offer is None:  # the bots were faster than us: the first round is played
                 assert match.history
             else:
                 assert offer["players"] == match.players and offer["endings"] == []
-                pick = match.players[0]
+                winner = match.players[0]
                 response = client.post(
-                    f"/api/rooms/{code}/predictions", json={"winner": pick}, headers=eva
+                    f"/api/rooms/{code}/predictions", json={"winner": winner}, headers=eva
                 )
                 assert response.status_code in (200, 409), response.text
         while 0 in match.players and match.status == "playing":  # Eva plays her own
@@ -214,7 +221,7 @@ def test_watchers_predict_and_score_oracle_points(client: TestClient) -> None:
                 client.post(f"/api/rooms/{code}/orders", json=order, headers=eva)
             else:
                 time.sleep(0.005)
-        wait_for(lambda m=match: m.status == "finished", "the pairing to end", 60)
+        wait_for(partial(is_finished, match), "the pairing to end", 60)
         board = client.get(f"/api/rooms/{code}").json()
         for guess in board["predictions"]:
             assert {"winner", "right_winner", "points"} <= set(guess)
@@ -276,7 +283,7 @@ def test_a_mixed_night_seats_everyone_and_bots_play_every_game(client: TestClien
         client.delete(f"/api/rooms/{code}/seats/{seat['seat']}", headers=auth(host))
     live = live_room(client, code)
     for _ in range(12):
-        wait_for(lambda: live.match.status == "finished", "the match to end", 90)
+        wait_for(lambda: current_match(live).status == "finished", "the match to end", 90)
         tournament = client.get(f"/api/rooms/{code}").json()["tournament"]
         if tournament["over"]:
             break

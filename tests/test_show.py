@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,11 @@ from app.config import Settings
 from app.main import create_app
 from app.models import Match
 from app.proofs import canonical_json, commitment
+from app.rooms import LiveRoom
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
+from tests.live import current_match, live_room, room_service
 from tests.play import auth
 from tests.truth import rebuild, stored_match
 
@@ -49,9 +52,19 @@ def wait_for(condition: Callable[[], Any], what: str, seconds: float = 20) -> An
         time.sleep(0.01)
 
 
-def live_room(client: TestClient, code: str) -> Any:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    return client.portal.call(rooms.room, code)  # type: ignore[union-attr]
+def match_finished(room: LiveRoom) -> bool:
+    """The room's current match is over."""
+    return current_match(room).status == "finished"
+
+
+def shows_round(frame: dict[str, Any], number: int) -> bool:
+    """The board shows a step of round ``number``."""
+    return (frame["show"] or {}).get("round") == number
+
+
+def shown_round(frame: dict[str, Any], number: int) -> bool:
+    """Round ``number``'s show is over: the board has moved on to the next round."""
+    return frame["show"] is None and frame["view"]["round"] == number + 1
 
 
 def heirs_room(
@@ -74,9 +87,9 @@ def seal_all(client: TestClient, code: str, tokens: list[str], rng: Rng) -> list
     live = live_room(client, code)
     sealed = []
     for seat, token in enumerate(tokens):
-        if HEIRS.prompt(live.match.state, seat) is None:
+        if HEIRS.prompt(current_match(live).state, seat) is None:
             continue
-        order = HEIRS.random_order(live.match.state, seat, rng)
+        order = HEIRS.random_order(current_match(live).state, seat, rng)
         response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
         assert response.status_code == 202, response.text
         sealed.append(order)
@@ -90,9 +103,11 @@ class Frames:
         self.socket = socket
         self.seen: list[dict[str, Any]] = []
 
-    def until(self, condition: Callable[[dict[str, Any]], bool], limit: int = 400) -> dict:
+    def until(
+        self, condition: Callable[[dict[str, Any]], bool], limit: int = 400
+    ) -> dict[str, Any]:
         for _ in range(limit):
-            frame = self.socket.receive_json()
+            frame: dict[str, Any] = self.socket.receive_json()
             self.seen.append(frame)
             if frame.get("type") == "view" and condition(frame):
                 return frame
@@ -127,7 +142,7 @@ def test_phones_wait_for_the_board_and_the_timer_starts_after_the_show(
         assert me["view"]["round"] == 1, "the phone's own view is the step's, not round 2's"
         refused = client.post(
             f"/api/rooms/{code}/orders",
-            json=HEIRS.random_order(live_room(client, code).match.state, 0, rng),
+            json=HEIRS.random_order(current_match(live_room(client, code)).state, 0, rng),
             headers=auth(tokens[0]),
         )
         assert refused.status_code == 409 and refused.json()["code"] == "show"
@@ -176,9 +191,9 @@ def test_bots_only_rounds_play_out_and_the_host_fast_forwards(show_client: TestC
         board.until(lambda f: f["status"] == "lobby")
         assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
         for expected in (1, 2):
-            first = board.until(lambda f, r=expected: (f["show"] or {}).get("round") == r)
+            first = board.until(partial(shows_round, number=expected))
             assert first["show"]["step"] == 0
-            board.until(lambda f, r=expected: f["show"] is None and f["view"]["round"] == r + 1)
+            board.until(partial(shown_round, number=expected))
         steps_seen = {(f["show"]["round"], f["show"]["step"]) for f in board.seen if f.get("show")}
         assert {(1, s) for s in range(5)} <= steps_seen and {(2, s) for s in range(5)} <= steps_seen
 
@@ -226,7 +241,7 @@ def test_sealed_orders_are_committed_then_revealed_and_verify(client: TestClient
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     rng = Rng(4)
     seal_all(client, code, tokens, rng)
-    order = HEIRS.random_order(live_room(client, code).match.state, 0, rng)
+    order = HEIRS.random_order(current_match(live_room(client, code)).state, 0, rng)
     assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[0])).is_success
     board = client.get(f"/api/rooms/{code}").json()
     mine = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
@@ -238,7 +253,7 @@ def test_sealed_orders_are_committed_then_revealed_and_verify(client: TestClient
     assert board["reveals"] == {} and other["reveals"] == {}
     assert canonical_json(order) not in str(board) and "salt" not in str(board["commitments"])
     # Heirs orders name secrets (strength, tricks): revealed when the match is over.
-    while live_room(client, code).match.status == "playing":
+    while current_match(live_room(client, code)).status == "playing":
         seal_all(client, code, tokens, rng)
     end = client.get(f"/api/rooms/{code}").json()
     assert end["status"] == "finished" and set(end["reveals"]) == {"0", "1"}
@@ -261,10 +276,13 @@ def test_a_finished_match_replays_from_its_log(client: TestClient) -> None:
     assert client.get(f"/api/rooms/{code}/matches/7/replay").status_code == 404
     rng = Rng(3)
     live = live_room(client, code)
-    while live.match.status == "playing":
+    while current_match(live).status == "playing":
         seal_all(client, code, tokens, rng)
         wait_for(
-            lambda: live.match.status != "playing" or HEIRS.prompt(live.match.state, 0),
+            lambda: (
+                current_match(live).status != "playing"
+                or HEIRS.prompt(current_match(live).state, 0)
+            ),
             "the bots to seal",
         )
     public = client.get(f"/api/rooms/{code}/matches/1/replay").json()
@@ -299,8 +317,8 @@ def test_every_stored_match_replays_to_its_snapshot(client: TestClient) -> None:
         assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     for code in host_of:
         live = live_room(client, code)
-        wait_for(lambda live=live: live.match.status == "finished", f"{code} to end", 120)
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
+        wait_for(partial(match_finished, live), f"{code} to end", 120)
+    rooms = room_service(client)
     with Session(rooms.db) as session:
         matches = session.exec(select(Match)).all()
     assert {m.game for m in matches} == {"heirs", "legions", "hidden_leaders"}

@@ -418,8 +418,8 @@ def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: Server
         tied = any(len(group) > 1 for group in outcome["ranking"])
         assert spread > 3 if tied else spread == 3, outcome
     points = sum(row["points"] for row in final["standings"])
-    per_game = [sum(o["game_points"].values()) for o in outcomes]
-    assert points == per_game[0] + per_game[1] + 2 * per_game[2], "H20.3: the final counts double"
+    totals = [sum(o["game_points"].values()) for o in outcomes]
+    assert points == totals[0] + totals[1] + 2 * totals[2], "H20.3: the final counts double"
 
 
 def test_a_mixed_night_switches_games_between_matches(client: TestClient) -> None:

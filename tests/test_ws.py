@@ -6,14 +6,13 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, col, select
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from app.models import Match, OrderLog
 from engine.core import replay
 from engine.registry import get_rules
 from tests.hl_secrets import SecretOracle, leaked
+from tests.live import order_log
 from tests.play import auth, start_duel
 
 Frame = dict[str, Any]
@@ -57,18 +56,6 @@ def order_for(frame: Frame) -> Frame:
     else:
         placement = {"to": "council", "card": left[0]}
     return {"type": "place", "returns": returns, "placement": placement}
-
-
-def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dict[str, Any]]]]:
-    rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    live = client.portal.call(rooms.room, code)  # type: ignore[union-attr]
-    with Session(rooms.db) as session:
-        match = session.get(Match, live.match.row_id)
-        assert match is not None
-        rows = session.exec(
-            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
-        ).all()
-        return match, [(row.seat, row.order) for row in rows]
 
 
 def test_two_phones_and_a_board_play_a_duel_and_no_frame_leaks(client: TestClient) -> None:
