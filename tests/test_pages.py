@@ -789,3 +789,48 @@ def test_the_board_end_screen_offers_the_replay(client: TestClient) -> None:
     assert 'data-testid="ending"' in board.text
     assert f'href="/b/{code}/replay/1"' in board.text
     assert 'data-testid="history"' in board.text and "Round 1" in board.text
+
+
+@pytest.mark.parametrize("game", ["legions", "hidden_leaders"])
+def test_every_step_of_a_card_game_replays_on_the_tv(client: TestClient, game: str) -> None:
+    """Two bots play a whole match; the replay draws every step with the game's own board."""
+    import time
+
+    created = client.post("/api/rooms", json={"game": game})
+    code, host = created.json()["code"], created.json()["host_token"]
+    auth = {"Authorization": f"Bearer {host}"}
+    for _ in range(2):
+        assert client.post(f"/api/rooms/{code}/bots", json={}, headers=auth).status_code == 201
+    assert client.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+    deadline = time.monotonic() + 60
+    while client.get(f"/api/rooms/{code}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.02)
+    steps = client.get(f"/api/rooms/{code}/matches/1/replay").json()["steps"]
+    page = client.get(f"/b/{code}/replay/1")
+    assert page.status_code == 200 and "Turn 1" in page.text
+    for index in range(len(steps)):
+        fragment = client.get(f"/b/{code}/replay/1/step/{index}")
+        assert fragment.status_code == 200, index
+        assert "render_failed" not in fragment.text
+    last = client.get(f"/b/{code}/replay/1/step/{len(steps) - 1}").text
+    assert ('data-testid="final"' in last) or ('data-testid="banner"' in last)
+    # The proofs of the last round come with what the browser needs to check them; the
+    # server never marks them itself.
+    checks = re.findall(r'data-testid="proof-check"[^>]*>([^<]*)<', last)
+    assert checks and set(checks) == {"…"}
+
+
+def test_the_host_skips_the_show_from_the_board(client: TestClient) -> None:
+    code, _host = host_room(client)
+    lobby = client.post(f"/b/{code}/show/skip", data={"all": "0"}, headers={"HX-Request": "true"})
+    assert lobby.status_code == 409  # no game yet
+    join_api(client, code, "Alice")
+    join_api(client, code, "Bob")
+    assert client.post(f"/b/{code}/start", headers={"HX-Request": "true"}).status_code == 204
+    skipped = client.post(f"/b/{code}/show/skip", data={"all": "1"}, headers={"HX-Request": "true"})
+    assert skipped.status_code == 204
+    assert client.get(f"/api/rooms/{code}").json()["fast_forward"] is True
+    client.cookies.clear()
+    refused = client.post(f"/b/{code}/show/skip", data={"all": "0"}, headers={"HX-Request": "true"})
+    assert refused.status_code == 401
