@@ -13,7 +13,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -424,7 +424,7 @@ class LiveRoom:
         ]
 
 
-Listener = Callable[[LiveRoom, bool], Awaitable[None]]
+Listener = Callable[[LiveRoom, bool], Coroutine[Any, Any, None]]
 """Told of a change to a room; the flag is True when only boards need to hear of it."""
 
 
