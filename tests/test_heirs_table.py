@@ -341,3 +341,109 @@ def test_the_order_sheet_keeps_the_heirs_own_purse_in_sight(client: TestClient) 
         str(heir.soldiers), "soldiers", "·", str(heir.people), "people", "·",
         str(heir.gold), "gold", "·", str(heir.knowledge), "knowledge",
     ]  # fmt: skip
+
+
+# ------------------------------------------------------------------ sentences per reader
+
+
+NAMES = {0: "Anna", 1: "Tom", 2: "Jiří"}
+
+
+def lines_in(lang: str, event: dict[str, Any], readers: tuple[int | None, ...]) -> list[Any]:
+    from app.games.heirs import event_line
+
+    with i18n.use_language(lang):
+        return [event_line(event, NAMES, me=reader) for reader in readers]
+
+
+def test_a_battle_is_told_to_each_side_in_its_own_sentence() -> None:
+    """H23: each phone reads its own battle in the second person, the board by names; never
+    "the militia of you" or "you wins" (a pronoun pasted into a sentence for a name)."""
+    battle = {
+        "kind": "battle",
+        "data": {"field": "R3-9", "attacker": 2, "defender": 1, "winner": "attacker"},
+    }
+    assert lines_in("en", battle, (2, 1, None, 0)) == [
+        "Battle on R3-9: you attack Tom and win.",
+        "Battle on R3-9: Jiří attacks you and wins.",
+        "Battle on R3-9: Jiří against Tom — the attacker wins.",
+        "Battle on R3-9: Jiří against Tom — the attacker wins.",
+    ]
+    assert lines_in("cs", battle, (2, 1, None)) == [
+        "Bitva na R3-9: útočíš (protivník: Tom) a vítězíš.",
+        "Bitva na R3-9: útočí na tebe Jiří a vítězí.",
+        "Bitva na R3-9: útočí Jiří, brání Tom — vítězí útočník.",
+    ]
+    militia = {
+        "kind": "battle",
+        "data": {"field": "R2-4", "attacker": 2, "defender": None, "dynasty": 0, "winner": "x"},
+    }
+    assert lines_in("en", militia, (0, None)) == [
+        "Battle on R2-4: your militia beats Jiří back.",
+        "Battle on R2-4: Jiří against the militia of Anna — the defender holds.",
+    ]
+
+
+def test_a_sign_taken_is_told_to_the_taker_the_loser_and_the_board() -> None:
+    """H12.8: the Sign goes to the winner; each reader gets a sentence written for it."""
+    sign = {"kind": "sign", "data": {"seat": 2, "of": 1}}
+    assert lines_in("en", sign, (2, 1, None)) == [
+        "You take the Sign of Tom.",
+        "Jiří takes your Sign.",
+        "Jiří takes the Sign of Tom.",
+    ]
+    assert lines_in("cs", sign, (2, 1, None)) == [
+        "Získáváš Znamení, které patřilo: Tom.",
+        "Jiří získává tvé Znamení.",
+        "Jiří získává Znamení, které patřilo: Tom.",
+    ]
+
+
+def test_counts_take_their_plural_forms_in_both_languages() -> None:
+    """H9: one soldier recruited is "1 soldier" / "1 vojáka", two and five differ in Czech."""
+
+    def recruit(n: int, lang: str) -> Any:
+        event = {"kind": "recruit", "data": {"seat": 0, "soldiers": n}}
+        return lines_in(lang, event, (0,))[0]
+
+    assert recruit(1, "en") == "Retinue: you recruit 1 soldier."
+    assert recruit(4, "en") == "Retinue: you recruit 4 soldiers."
+    assert [recruit(n, "cs") for n in (1, 3, 5)] == [
+        "Družina: verbuješ 1 vojáka.",
+        "Družina: verbuješ 3 vojáky.",
+        "Družina: verbuješ 5 vojáků.",
+    ]
+    move = {"kind": "move", "data": {"seat": 0, "from": "R3-9", "to": "R3-8"}}
+    assert lines_in("en", move, (0, 1)) == ["You move R3-9 → R3-8.", "Anna moves R3-9 → R3-8."]
+
+
+def test_bribery_is_told_once_and_an_unknown_caster_is_an_unknown_sibling() -> None:
+    """H11.7: an unexposed caster is "an unknown sibling"; the victim reads its own report
+    (trick_on_you), not the public line as well."""
+    public = {"kind": "trick_public", "data": {"card": "bribery", "target": 1, "caster": None}}
+    own = {
+        "kind": "trick_on_you",
+        "data": {"seat": 1, "card": "bribery", "caster": None, "reflected": False, "soldiers": 3},
+    }
+    board, victim = lines_in("en", public, (None, 1))
+    assert board == "Bribery on Tom, cast by an unknown sibling."
+    assert victim is None
+    assert lines_in("en", own, (1,)) == [
+        "Bribery aimed at you by an unknown sibling: you lost 3 soldiers."
+    ]
+
+
+def test_a_spy_report_names_the_whole_strength() -> None:
+    """H11.8: strength is the soldiers, the four ability levels and the Walls level."""
+    strength = {
+        "soldiers": 19,
+        "abilities": {"attack": 0, "defense": 1, "leadership": 0, "mysticism": 2},
+        "walls": 1,
+    }
+    spy = {"kind": "trick", "data": {"seat": 0, "card": "spy", "target": 1, "strength": strength}}
+    (line,) = lines_in("en", spy, (0,))
+    assert line == (
+        "Spy on Tom: soldiers 19 · Attack 0 · Defense I · Leadership 0 · Mysticism II · Walls I."
+    )
+    seer = {"kind": "intel", "data": {"seat": 0, "kind": "seers_eye", "of": 2, **strength}}
+    assert "Defense I" in lines_in("en", seer, (0,))[0]

@@ -348,266 +348,372 @@ def map_fields(view: Mapping[str, Any]) -> list[JSON]:
 def event_line(
     event: Mapping[str, Any], names: Mapping[int, str], me: int | None = None
 ) -> str | None:
-    """One event of a resolution as a line of the log (``None``: not worth a line)."""
-    kind, data = event["kind"], event.get("data") or {}
+    """One event of a resolution as a line of the log (``None``: not worth a line).
 
-    def who(seat: Any) -> str:
+    Each reader gets a sentence written for it: the phone's own heir in the second person
+    ("You move"), the others by name; a pronoun is never pasted into a sentence written for
+    a name. Counts take their plural forms from the catalog."""
+    kind, data = event["kind"], event.get("data") or {}
+    gettext = i18n.gettext
+
+    def name(seat: Any) -> str:
         if seat is None:
-            return i18n.gettext("unknown")
-        if me is not None and seat == me:
-            return i18n.gettext("you")
+            return gettext("an unknown sibling")
         return names.get(int(seat), str(seat))
 
+    def mine(seat: Any) -> bool:
+        return me is not None and seat is not None and int(seat) == me
+
     seat = data.get("seat")
+    you = mine(seat)
     if kind == "dawn":
-        return i18n.gettext("Round %(round)s begins: %(omen)s.") % {
+        return gettext("Round %(round)s begins: %(omen)s.") % {
             "round": data.get("round"),
             "omen": omen_name(data.get("omen")),
         }
+    if kind == "dusk":
+        return gettext("Dusk of round %(round)s: soldiers are paid.") % {"round": data.get("round")}
     if kind == "step":
-        return i18n.gettext("Pedestal %(n)s: %(name)s.") % {
-            "n": data.get("pedestal"),
-            "name": who(seat),
+        text = (
+            gettext("Pedestal %(n)s: your step.") if you else gettext("Pedestal %(n)s: %(name)s.")
+        )
+        return text % {"n": data.get("pedestal"), "name": name(seat)}
+    if kind in ("move", "shadow_path", "retreat"):
+        if kind == "move":
+            text = (
+                gettext("You move %(from)s → %(to)s.")
+                if you
+                else gettext("%(name)s moves %(from)s → %(to)s.")
+            )
+        elif kind == "shadow_path":
+            text = (
+                gettext("You take the Shadow path %(from)s → %(to)s.")
+                if you
+                else gettext("%(name)s takes the Shadow path %(from)s → %(to)s.")
+            )
+        elif data.get("preset"):
+            text = (
+                gettext("You retreat as planned %(from)s → %(to)s.")
+                if you
+                else gettext("%(name)s retreats as planned %(from)s → %(to)s.")
+            )
+        else:
+            text = (
+                gettext("You retreat %(from)s → %(to)s.")
+                if you
+                else gettext("%(name)s retreats %(from)s → %(to)s.")
+            )
+        return text % {"name": name(seat), "from": data.get("from"), "to": data.get("to")}
+    if kind in ("settle", "scout", "find_taken", "shard_taken", "conquer"):
+        texts = {
+            "settle": (gettext("You settle %(field)s."), gettext("%(name)s settles %(field)s.")),
+            "scout": (gettext("You scout %(field)s."), gettext("%(name)s scouts %(field)s.")),
+            "find_taken": (
+                gettext("You take the find on %(field)s."),
+                gettext("%(name)s takes the find on %(field)s."),
+            ),
+            "shard_taken": (
+                gettext("You pick up a comet shard on %(field)s."),
+                gettext("%(name)s picks up a comet shard on %(field)s."),
+            ),
+            "conquer": (
+                gettext("You conquer %(field)s."),
+                gettext("%(name)s conquers %(field)s."),
+            ),
         }
-    if kind in ("move", "shadow_path"):
-        text = i18n.gettext("%(name)s moves %(from)s → %(to)s.")
-        if kind == "shadow_path":
-            text = i18n.gettext("%(name)s takes the Shadow path %(from)s → %(to)s.")
-        return text % {"name": who(seat), "from": data.get("from"), "to": data.get("to")}
-    if kind == "settle":
-        return i18n.gettext("%(name)s settles %(field)s.") % {
-            "name": who(seat),
-            "field": data.get("field"),
-        }
-    if kind == "scout":
-        return i18n.gettext("%(name)s scouts %(field)s.") % {
-            "name": who(seat),
-            "field": data.get("field"),
-        }
-    if kind == "find_taken":
-        return i18n.gettext("%(name)s takes the find on %(field)s.") % {
-            "name": who(seat),
-            "field": data.get("field"),
-        }
-    if kind == "shard_taken":
-        return i18n.gettext("%(name)s picks up a comet shard on %(field)s.") % {
-            "name": who(seat),
-            "field": data.get("field"),
-        }
+        text = texts[kind][0 if you else 1]
+        return text % {"name": name(seat), "field": data.get("field")}
     if kind == "comet":
-        return i18n.gettext("A comet drops shards on %(fields)s.") % {
+        return gettext("A comet drops shards on %(fields)s.") % {
             "fields": ", ".join(data.get("fields", []))
         }
     if kind == "battle":
-        defender = (
-            i18n.gettext("the militia of %(name)s") % {"name": who(data.get("dynasty"))}
-            if data.get("defender") is None
-            else who(data.get("defender"))
-        )
-        winner = who(data.get("attacker")) if data.get("winner") == "attacker" else defender
-        return i18n.gettext(
-            "Battle on %(field)s: %(attacker)s against %(defender)s — %(winner)s wins."
-        ) % {
-            "field": data.get("field"),
-            "attacker": who(data.get("attacker")),
-            "defender": defender,
-            "winner": winner,
-        }
-    if kind == "retreat":
-        text = i18n.gettext("%(name)s retreats %(from)s → %(to)s.")
-        if data.get("preset"):
-            text = i18n.gettext("%(name)s retreats as planned %(from)s → %(to)s.")
-        return text % {"name": who(seat), "from": data.get("from"), "to": data.get("to")}
-    if kind == "conquer":
-        return i18n.gettext("%(name)s conquers %(field)s.") % {
-            "name": who(seat),
-            "field": data.get("field"),
-        }
+        return _battle_line(data, name, mine)
     if kind == "plunder":
-        return i18n.gettext("%(name)s plunders the capital of %(other)s.") % {
-            "name": who(seat),
-            "other": who(data.get("capital_of")),
-        }
+        other = data.get("capital_of")
+        if you:
+            text = gettext("You plunder the capital of %(other)s.")
+        elif mine(other):
+            text = gettext("%(name)s plunders your capital.")
+        else:
+            text = gettext("%(name)s plunders the capital of %(other)s.")
+        return text % {"name": name(seat), "other": name(other)}
     if kind == "sign":
-        return i18n.gettext("%(name)s gains the Sign of %(other)s.") % {
-            "name": who(seat),
-            "other": who(data.get("of")),
-        }
+        other = data.get("of")
+        if you:
+            text = gettext("You take the Sign of %(other)s.")
+        elif mine(other):
+            text = gettext("%(name)s takes your Sign.")
+        else:
+            text = gettext("%(name)s takes the Sign of %(other)s.")
+        return text % {"name": name(seat), "other": name(other)}
     if kind == "trick_public":
-        return i18n.gettext("%(card)s on %(target)s, cast by %(caster)s.") % {
+        caster, target = data.get("caster"), data.get("target")
+        if mine(caster) or mine(target):
+            return None  # the phone's own report of it says more (no line twice)
+        if caster is None:
+            text = gettext("%(card)s on %(target)s, cast by an unknown sibling.")
+        else:
+            text = gettext("%(card)s on %(target)s, cast by %(caster)s.")
+        return text % {
             "card": trick_name(data.get("card", "")),
-            "target": who(data.get("target")),
-            "caster": who(data.get("caster")),
+            "target": name(target),
+            "caster": name(caster),
         }
     if kind == "axis":
-        return i18n.gettext("%(name)s enters the Axis!") % {"name": who(seat)}
-    if kind == "fall":
-        return i18n.gettext("The dynasty of %(name)s falls.") % {"name": who(seat)}
-    if kind == "end":
-        return i18n.gettext("The game ends: %(ending)s.") % {
-            "ending": ending_name(data.get("reason"))
+        return (gettext("You enter the Axis!") if you else gettext("%(name)s enters the Axis!")) % {
+            "name": name(seat)
         }
-    # ---- private events (only ever in the seat's own payload)
+    if kind == "fall":
+        text = gettext("Your dynasty falls.") if you else gettext("The dynasty of %(name)s falls.")
+        return text % {"name": name(seat)}
+    if kind == "end":
+        return gettext("The game ends: %(ending)s.") % {"ending": ending_name(data.get("reason"))}
+    if kind == "colour":
+        text = gettext("You take %(colour)s.") if you else gettext("%(name)s takes %(colour)s.")
+        return text % {"name": name(seat), "colour": colour_name(data.get("colour"))}
+    return _private_line(kind, data, name)
+
+
+def _battle_line(data: Mapping[str, Any], name: Any, mine: Any) -> str:
+    """A battle (H12) told to its attacker, to its defender, or to anyone else."""
+    gettext = i18n.gettext
+    attacker, defender, dynasty = data.get("attacker"), data.get("defender"), data.get("dynasty")
+    attacker_won = data.get("winner") == "attacker"
+    values = {"field": data.get("field"), "attacker": name(attacker)}
+    if defender is None:
+        values["defender"] = gettext("the militia of %(name)s") % {"name": name(dynasty)}
+    else:
+        values["defender"] = name(defender)
+    if mine(attacker):
+        text = (
+            gettext("Battle on %(field)s: you attack %(defender)s and win.")
+            if attacker_won
+            else gettext("Battle on %(field)s: you attack %(defender)s and lose.")
+        )
+    elif mine(defender):
+        text = (
+            gettext("Battle on %(field)s: %(attacker)s attacks you and wins.")
+            if attacker_won
+            else gettext("Battle on %(field)s: %(attacker)s attacks you; you hold.")
+        )
+    elif defender is None and mine(dynasty):
+        text = (
+            gettext("Battle on %(field)s: %(attacker)s beats your militia.")
+            if attacker_won
+            else gettext("Battle on %(field)s: your militia beats %(attacker)s back.")
+        )
+    else:
+        text = (
+            gettext("Battle on %(field)s: %(attacker)s against %(defender)s — the attacker wins.")
+            if attacker_won
+            else gettext(
+                "Battle on %(field)s: %(attacker)s against %(defender)s — the defender holds."
+            )
+        )
+    return text % values
+
+
+def _private_line(kind: str, data: Mapping[str, Any], name: Any) -> str | None:
+    """The phone's own reports (only ever in its own payload): written to "you"."""
+    gettext, ngettext = i18n.gettext, i18n.ngettext
     if kind == "income":
         return (
-            i18n.gettext("Income: +%(people)s people, +%(gold)s gold, +%(knowledge)s knowledge.")
-            % data
+            gettext("Income: people +%(people)s, gold +%(gold)s, knowledge +%(knowledge)s.") % data
         )
     if kind == "hand":
-        return i18n.gettext("Tricks dealt: %(cards)s.") % {
+        return gettext("Tricks dealt: %(cards)s.") % {
             "cards": ", ".join(trick_name(c) for c in data.get("cards", []))
         }
     if kind == "skipped":
-        return i18n.gettext("%(part)s skipped: %(reason)s.") % {
+        return gettext("%(part)s skipped: %(reason)s.") % {
             "part": part_name(str(data.get("part", ""))),
             "reason": reason_text(str(data.get("code", "")), str(data.get("reason", ""))),
         }
     if kind == "exchange":
-        return i18n.gettext("Market: %(trades)s× %(give)s → %(get)s.") % {
+        return gettext("Market: %(trades)s× %(give)s → %(get)s.") % {
             "trades": data.get("trades"),
             "give": resource_name(data.get("give", "")),
             "get": resource_name(data.get("get", "")),
         }
     if kind == "exchange_cut":
-        return i18n.gettext("Market: only %(trades)s trades of %(give)s (%(reason)s).") % {
+        return gettext("Market: only %(trades)s× %(give)s (%(reason)s).") % {
             "trades": data.get("trades"),
             "give": resource_name(data.get("give", "")),
             "reason": reason_text(str(data.get("code", "")), ""),
         }
     if kind == "recruit":
-        return i18n.gettext("Retinue: %(n)s soldiers recruited.") % {"n": data.get("soldiers")}
+        n = int(data.get("soldiers") or 0)
+        return ngettext(
+            "Retinue: you recruit %(n)s soldier.", "Retinue: you recruit %(n)s soldiers.", n
+        ) % {"n": n}
     if kind == "retinue_cut":
-        return i18n.gettext("Retinue: %(n)s of %(sealed)s soldiers recruited (%(reason)s).") % {
+        sealed = int(data.get("sealed") or 0)
+        return ngettext(
+            "Retinue: you recruit %(n)s of the %(sealed)s soldier sealed (%(reason)s).",
+            "Retinue: you recruit %(n)s of the %(sealed)s soldiers sealed (%(reason)s).",
+            sealed,
+        ) % {
             "n": data.get("recruited"),
-            "sealed": data.get("sealed"),
+            "sealed": sealed,
             "reason": reason_text(str(data.get("code", "")), ""),
         }
     if kind == "build":
-        return i18n.gettext("City: %(building)s raised to %(level)s.") % {
+        return gettext("City: %(building)s raised to %(level)s.") % {
             "building": building_name(data.get("building", "")),
             "level": roman(int(data.get("level", 0))),
         }
     if kind == "learn":
-        return i18n.gettext("Heir: %(ability)s raised to %(level)s.") % {
+        return gettext("Heir: %(ability)s raised to %(level)s.") % {
             "ability": ability_name(data.get("ability", "")),
             "level": roman(int(data.get("level", 0))),
         }
     if kind == "trick":
-        card = trick_name(data.get("card", ""))
-        if data.get("reflected"):
-            return i18n.gettext("%(card)s on %(target)s was reflected by a Mirror.") % {
-                "card": card,
-                "target": who(data.get("target")),
-            }
-        strength = data.get("strength")
-        if strength:
-            return i18n.gettext("Spy on %(target)s: %(soldiers)s soldiers, Walls %(walls)s.") % {
-                "target": who(data.get("target")),
-                "soldiers": strength.get("soldiers"),
-                "walls": roman(int(strength.get("walls", 0))),
-            }
-        if data.get("target") is not None and data.get("soldiers") is not None:
-            return i18n.gettext("%(card)s on %(target)s: %(n)s soldiers.") % {
-                "card": card,
-                "target": who(data.get("target")),
-                "n": data.get("soldiers"),
-            }
-        if data.get("target") is not None:
-            return i18n.gettext("%(card)s: %(target)s.") % {
-                "card": card,
-                "target": who(data.get("target")),
-            }
-        return i18n.gettext("%(card)s: +%(n)s soldiers.") % {
-            "card": card,
-            "n": data.get("soldiers", 0),
-        }
+        return _trick_line(data, name)
     if kind == "trick_on_you":
-        text = i18n.gettext("%(card)s aimed at you by %(caster)s: you lost %(n)s soldiers.")
-        if data.get("reflected"):
-            text = i18n.gettext("%(card)s aimed at you by %(caster)s was reflected.")
-        return text % {
+        n = int(data.get("soldiers") or 0)
+        values = {
             "card": trick_name(data.get("card", "")),
-            "caster": who(data.get("caster")),
-            "n": data.get("soldiers", 0),
+            "caster": name(data.get("caster")),
+            "n": n,
         }
+        if data.get("reflected"):
+            return gettext("%(card)s aimed at you by %(caster)s was reflected.") % values
+        return (
+            ngettext(
+                "%(card)s aimed at you by %(caster)s: you lost %(n)s soldier.",
+                "%(card)s aimed at you by %(caster)s: you lost %(n)s soldiers.",
+                n,
+            )
+            % values
+        )
     if kind == "find":
         if data.get("find") == "portrait":
-            return i18n.gettext("Find: a portrait of %(other)s.") % {"other": who(data.get("of"))}
-        return i18n.gettext("Find: +%(amount)s %(what)s.") % {
+            return gettext("Find: a portrait of %(other)s.") % {"other": name(data.get("of"))}
+        return gettext("Find: %(what)s +%(amount)s.") % {
             "amount": data.get("amount"),
             "what": resource_name(str(data.get("find", ""))),
         }
     if kind == "scout_report":
-        seen = data.get("heirs") or {}
-        parts = [
-            i18n.gettext("%(name)s with %(n)s soldiers") % {"name": who(int(s)), "n": n}
-            for s, n in seen.items()
-        ]
-        if data.get("militia_defence") is not None:
-            parts.append(i18n.gettext("militia defence %(n)s") % {"n": data["militia_defence"]})
-        if data.get("shard"):
-            parts.append(
-                i18n.gettext("a shard: %(artifact)s") % {"artifact": artifact_name(data["shard"])}
-            )
-        return i18n.gettext("Scouted %(field)s: %(what)s.") % {
-            "field": data.get("field"),
-            "what": ", ".join(parts) if parts else i18n.gettext("nobody there"),
-        }
+        return _scout_line(data, name)
     if kind == "intel":
-        if data.get("kind") == "comets_sight":
-            return i18n.gettext("Comet's Sight: %(name)s holds %(artifact)s.") % {
-                "name": who(data.get("of")),
-                "artifact": artifact_name(data.get("start_artifact", "")),
-            }
-        return i18n.gettext("Seer's Eye: %(name)s has %(n)s soldiers.") % {
-            "name": who(data.get("of")),
-            "n": data.get("soldiers"),
-        }
+        return _intel_line(data, name)
     if kind == "battle_report":
-        text = i18n.gettext(
-            "Your battle on %(field)s: you won; your value %(value)s, you lost %(losses)s."
+        text = gettext(
+            "Your battle on %(field)s: you won; your value %(value)s, your losses %(losses)s."
         )
         if data.get("result") != "won":
-            text = i18n.gettext(
-                "Your battle on %(field)s: you lost; your value %(value)s, you lost %(losses)s."
+            text = gettext(
+                "Your battle on %(field)s: you lost; your value %(value)s, your losses %(losses)s."
             )
         return text % data
     if kind == "battle_spied":
-        return i18n.gettext(
+        return gettext(
             "Spied battle on %(field)s: %(attacker)s %(av)s against %(defender)s %(dv)s."
         ) % {
             "field": data.get("field"),
-            "attacker": who(data.get("attacker")),
+            "attacker": name(data.get("attacker")),
             "av": data.get("attack_value"),
-            "defender": who(data.get("defender")),
+            "defender": name(data.get("defender")),
             "dv": data.get("defence_value"),
         }
     if kind == "plunder_gold":
-        return i18n.gettext("Plunder on %(field)s: %(gold)s gold.") % data
+        return gettext("Plunder on %(field)s: gold +%(gold)s.") % data
     if kind == "capture":
-        return i18n.gettext("Artifact captured: %(artifact)s.") % {
+        return gettext("Artifact captured: %(artifact)s.") % {
             "artifact": artifact_name(data.get("artifact", ""))
         }
     if kind == "retreat_loss":
-        return i18n.gettext("The retreat cost you %(n)s soldiers.") % {"n": data.get("soldiers")}
+        n = int(data.get("soldiers") or 0)
+        return ngettext(
+            "The retreat cost you %(n)s soldier.", "The retreat cost you %(n)s soldiers.", n
+        ) % {"n": n}
     if kind == "pay":
-        text = i18n.gettext("Pay: %(paid)s of %(owed)s gold paid.")
         if data.get("deserted"):
-            text = i18n.gettext(
-                "Pay: %(paid)s of %(owed)s gold paid; %(deserted)s soldiers deserted."
+            return (
+                ngettext(
+                    "Pay: %(paid)s of %(owed)s gold paid; %(deserted)s soldier deserted.",
+                    "Pay: %(paid)s of %(owed)s gold paid; %(deserted)s soldiers deserted.",
+                    int(data["deserted"]),
+                )
+                % data
             )
-        return text % data
+        return gettext("Pay: %(paid)s of %(owed)s gold paid.") % data
     if kind == "identity":
-        return i18n.gettext("You are the %(character)s with %(artifact)s.") % {
+        return gettext("You are the %(character)s with %(artifact)s.") % {
             "character": character_name(data.get("character", "")),
             "artifact": artifact_name(data.get("start_artifact", "")),
         }
-    if kind == "colour":
-        return i18n.gettext("%(name)s takes %(colour)s.") % {
-            "name": who(seat),
-            "colour": colour_name(data.get("colour")),
-        }
     return None
+
+
+def strength_text(strength: Mapping[str, Any]) -> str:
+    """H11.8 strength as a phone shows it: soldiers, the four ability levels, Walls."""
+    parts = [i18n.gettext("soldiers %(n)s") % {"n": strength.get("soldiers", 0)}]
+    abilities = strength.get("abilities") or {}
+    parts += [f"{ability_name(aid)} {roman(int(level))}" for aid, level in abilities.items()]
+    parts.append(f"{building_name('walls')} {roman(int(strength.get('walls', 0)))}")
+    return " · ".join(parts)
+
+
+def _trick_line(data: Mapping[str, Any], name: Any) -> str:
+    gettext, ngettext = i18n.gettext, i18n.ngettext
+    card = trick_name(data.get("card", ""))
+    target = data.get("target")
+    if data.get("reflected"):
+        return gettext("Your %(card)s on %(target)s was reflected by a Mirror.") % {
+            "card": card,
+            "target": name(target),
+        }
+    strength = data.get("strength")
+    if strength:
+        return gettext("Spy on %(target)s: %(strength)s.") % {
+            "target": name(target),
+            "strength": strength_text(strength),
+        }
+    n = int(data.get("soldiers") or 0)
+    if target is not None and data.get("soldiers") is not None:
+        return ngettext(
+            "Your %(card)s on %(target)s: %(n)s soldier.",
+            "Your %(card)s on %(target)s: %(n)s soldiers.",
+            n,
+        ) % {"card": card, "target": name(target), "n": n}
+    if target is not None:
+        return gettext("Your %(card)s: %(target)s.") % {"card": card, "target": name(target)}
+    return ngettext(
+        "Your %(card)s: %(n)s more soldier.", "Your %(card)s: %(n)s more soldiers.", n
+    ) % {"card": card, "n": n}
+
+
+def _scout_line(data: Mapping[str, Any], name: Any) -> str:
+    gettext, ngettext = i18n.gettext, i18n.ngettext
+    seen = data.get("heirs") or {}
+    parts = [
+        ngettext("%(name)s with %(n)s soldier", "%(name)s with %(n)s soldiers", int(n))
+        % {"name": name(int(s)), "n": n}
+        for s, n in seen.items()
+    ]
+    if data.get("militia_defence") is not None:
+        parts.append(gettext("militia defence %(n)s") % {"n": data["militia_defence"]})
+    if data.get("shard"):
+        parts.append(gettext("a shard: %(artifact)s") % {"artifact": artifact_name(data["shard"])})
+    return gettext("Scouted %(field)s: %(what)s.") % {
+        "field": data.get("field"),
+        "what": ", ".join(parts) if parts else gettext("nobody there"),
+    }
+
+
+def _intel_line(data: Mapping[str, Any], name: Any) -> str:
+    gettext = i18n.gettext
+    if data.get("kind") == "comets_sight":
+        return gettext("Comet's Sight: %(name)s holds %(artifact)s.") % {
+            "name": name(data.get("of")),
+            "artifact": artifact_name(data.get("start_artifact", "")),
+        }
+    return gettext("Seer's Eye: %(name)s — %(strength)s.") % {
+        "name": name(data.get("of")),
+        "strength": strength_text(data),
+    }
 
 
 BOARD_STEP_KINDS = {
@@ -649,8 +755,8 @@ def log_lines(
         if seat is not None and kind in PHONE_SKIP_KINDS:
             continue
         mine = seat is not None and kind not in BOARD_LOG_KINDS
-        # The public lines name the heir ("Anna moves …"); a seat's own reports say "you".
-        text = event_line(event, names, me=seat if mine else None)
+        # Each line is written for its reader: "You move" on the mover's phone.
+        text = event_line(event, names, me=seat)
         if text:
             lines.append({"kind": kind, "text": text, "mine": mine})
     return lines
@@ -794,8 +900,7 @@ def phone_context(
         )
         if event["kind"] in ("dawn", "step", "colour", "hand", "identity") or not mine:
             continue
-        public = event["kind"] in BOARD_LOG_KINDS
-        line = event_line(event, names, me=None if public else seat)
+        line = event_line(event, names, me=seat)
         if line:
             log.append({"kind": event["kind"], "text": line})
     ctx["my_log"] = log
@@ -872,14 +977,15 @@ def order_sheet(
     for b in prompt.get("buildings", []):
         reason = ""
         if b.get("cost") is None:
-            reason = i18n.gettext("highest level")
+            reason = i18n.gettext("at its highest level")
         elif not b.get("affordable"):
             reason = i18n.gettext("needs %(n)s gold") % {"n": b["cost"]}
         buildings.append(
             {
                 **b,
                 "name": building_name(b["id"]),
-                "next": roman(int(b.get("level", 0)) + 1),
+                # A building at its top shows the level it has, not one past the top.
+                "next": roman(int(b.get("level", 0)) + (0 if b.get("cost") is None else 1)),
                 "reason": reason,
             }
         )
@@ -887,14 +993,14 @@ def order_sheet(
     for a in prompt.get("abilities", []):
         reason = ""
         if a.get("cost") is None:
-            reason = i18n.gettext("highest level")
+            reason = i18n.gettext("at its highest level")
         elif not a.get("affordable"):
             reason = i18n.gettext("needs %(n)s knowledge") % {"n": a["cost"]}
         abilities.append(
             {
                 **a,
                 "name": ability_name(a["id"]),
-                "next": roman(int(a.get("level", 0)) + 1),
+                "next": roman(int(a.get("level", 0)) + (0 if a.get("cost") is None else 1)),
                 "reason": reason,
             }
         )
@@ -965,7 +1071,10 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
     timer = options.get("timer")
     ctx["timer"] = timer
     ctx["timer_rule"] = (
-        i18n.gettext("Timer %(seconds)s s: if you don't seal in time, your heir stays home (H5.4).")
+        i18n.gettext(
+            "Timer %(seconds)s s: if you have not sealed when it runs out, your heir stays "
+            "where it stands, settles if it can, and does nothing else."
+        )
         % {"seconds": timer}
         if timer
         else ""
