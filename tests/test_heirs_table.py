@@ -447,3 +447,31 @@ def test_a_spy_report_names_the_whole_strength() -> None:
     )
     seer = {"kind": "intel", "data": {"seat": 0, "kind": "seers_eye", "of": 2, **strength}}
     assert "Defense I" in lines_in("en", seer, (0,))[0]
+
+
+def test_the_market_card_shows_its_rate(client: TestClient) -> None:
+    """H6 Market: once Market I is built the sheet shows the rate as numbers ("3 for 1"),
+    never a Python object, in both languages."""
+    from engine.heirs.content import MARKET
+
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    live = live_room(client, code)
+    setup = RULES.random_order(live.match.state, 0, Rng(3))
+    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
+    deadline = time.monotonic() + 10
+    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+        assert time.monotonic() < deadline, "the round never opened"
+        time.sleep(0.02)
+    state = live.match.state
+    state.heirs[0].buildings[MARKET] = 1  # Market I, as if built last round
+    state.memo.clear()
+    client.cookies.set(f"pecet_seat_{code}", token)
+    for lang, rate in (("en", "Rate: 3 for 1"), ("cs", "3")):
+        client.cookies.set("pecet_lang", lang)
+        page = client.get(f"/r/{code}").text
+        assert "built-in method" not in page and "object at 0x" not in page
+        assert rate in page
