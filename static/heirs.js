@@ -77,7 +77,92 @@
       }
     });
   }
+  // The sheet's budget, in the order a step pays (H6): the Market trades first, then the
+  // trick, the retinue (people per soldier), the city (gold) and the heir (knowledge); the
+  // heir settles last where its expedition ends (H8.2). Choices are enabled against what is
+  // left at their part, and the sheet says what remains after the whole order.
+  function budget(form) {
+    var data;
+    try { data = JSON.parse(form.dataset.budget || "null"); } catch (e) { data = null; }
+    if (!data) return;
+    var left = {};
+    Object.keys(data.purse).forEach(function (k) { left[k] = data.purse[k]; });
+    if (data.market) {
+      for (var n = 0; n < 2; n++) {
+        var give = form.querySelector('[name="give_' + n + '"]');
+        var get = form.querySelector('[name="get_' + n + '"]');
+        var trades = form.querySelector('[name="trades_' + n + '"]');
+        if (!give || !get || !trades || !give.value || !get.value || give.value === get.value) continue;
+        var wanted = Math.max(0, parseInt(trades.value, 10) || 0);
+        var done = Math.min(wanted, Math.floor(left[give.value] / data.market.give));
+        left[give.value] -= done * data.market.give;
+        left[get.value] += done * data.market.get;
+      }
+    }
+    function affordable(cost) {
+      return Object.keys(cost).every(function (k) { return (left[k] || 0) >= cost[k]; });
+    }
+    function pay(cost) { Object.keys(cost).forEach(function (k) { left[k] -= cost[k]; }); }
+    function costOf(input) {
+      if (input.dataset.cost) { try { return JSON.parse(input.dataset.cost); } catch (e) { return null; } }
+      if (input.dataset.costGold !== undefined) return input.dataset.costGold === "" ? null : { gold: +input.dataset.costGold };
+      if (input.dataset.costKnowledge !== undefined) return input.dataset.costKnowledge === "" ? null : { knowledge: +input.dataset.costKnowledge };
+      return {};
+    }
+    // One part after another: each radio group is enabled against what is left by then.
+    function part(name) {
+      var chosen = null;
+      form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+        if (!input.value) return;
+        var cost = costOf(input);
+        var can = cost !== null && affordable(cost);
+        input.disabled = !can;
+        var label = input.closest(".hx-choice");
+        if (label) label.classList.toggle("off", !can);
+        if (!can && input.checked) {
+          input.checked = false;
+          var none = form.querySelector('input[name="' + name + '"][value=""]');
+          if (none) none.checked = true;
+        }
+        if (input.checked) chosen = cost;
+      });
+      if (chosen) pay(chosen);
+    }
+    part("trick");
+    var range = form.querySelector('input[name="recruit"]');
+    if (range) {
+      var most = Math.max(0, Math.min(data.cap, Math.floor(left.people / data.people_per_soldier)));
+      range.max = String(most);
+      range.disabled = most === 0;
+      if (+range.value > most) range.value = String(most);
+      var recruits = +range.value || 0;
+      left.people -= recruits * data.people_per_soldier;
+      left.soldiers += recruits;
+    }
+    part("build");
+    part("learn");
+    var warning = form.querySelector('[data-testid="settle-warning"]');
+    var settle = form.querySelector('input[name="settle"]');
+    var chosen = form.querySelector('input[name="expedition"]:checked');
+    var field = chosen ? chosen.closest(".hx-target").dataset.field : null;
+    var need = field in data.settle_costs ? data.settle_costs[field] : null;
+    var short = settle && settle.checked && need !== null && left.people < need;
+    if (warning) {
+      warning.hidden = !short;
+      warning.textContent = short ? data.no_settle.replace("%(field)s", field)
+        .replace("%(need)s", need).replace("%(left)s", left.people) : "";
+    }
+    if (settle && settle.checked && need !== null && !short) left.people -= need;
+    var after = form.querySelector('[data-testid="after-order"]');
+    if (after) {
+      var rest = ["soldiers", "people", "gold", "knowledge"].map(function (k) {
+        return left[k] + " " + data.names[k];
+      }).join(" · ");
+      after.textContent = data.after.replace("%(rest)s", rest);
+    }
+  }
   function syncSheet(form) {
+    budget(form);
     var range = form.querySelector('input[name="recruit"]');
     var out = form.querySelector(".hx-recruit-out");
     if (range && out) out.textContent = range.value;

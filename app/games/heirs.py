@@ -1026,7 +1026,47 @@ def order_sheet(
         )
     market = prompt.get("market")
     signs = prompt.get("signs") or {}
+    held, required = len(signs.get("held") or []), signs.get("required")
+    axis = next((f for f in fields if f.get("axis")), None)
+    axis_closed = (
+        axis is not None
+        and here is not None
+        and hex_distance(axis, here) == 1
+        and required is not None
+        and held < int(required)
+    )
+    budget = {
+        # H6: the Market trades first, then the trick, the retinue, the city, the heir; the
+        # heir settles last, where its expedition ends (H8.2). The phone follows the same
+        # order to tell what the sheet leaves and what it can still pay for.
+        "purse": {r: int(me.get(r) or 0) for r in ("soldiers", *RESOURCES)},
+        "market": None if not market else {"give": market["give"], "get": market["get"]},
+        "people_per_soldier": int(recruit.get("people_per_soldier", 2)),
+        "cap": int(recruit.get("cap", 0)),
+        "settle_costs": dict(costs),
+        "names": {r: resource_name(r) for r in ("soldiers", *RESOURCES)},
+        "after": i18n.gettext("After this order: %(rest)s"),
+        "no_settle": i18n.gettext(
+            "Settling %(field)s needs %(need)s people, and only %(left)s will be left "
+            "after this order: the settling will be skipped."
+        ),
+    }
     return {
+        "budget": budget,
+        "axis_closed": axis_closed,
+        "axis_note": ""
+        if not axis_closed
+        else i18n.ngettext(
+            "The Axis is closed to you: you need %(num)s more Sign (you hold %(held)s).",
+            "The Axis is closed to you: you need %(num)s more Signs (you hold %(held)s).",
+            int(required or 0) - held,
+        )
+        % {"num": int(required or 0) - held, "held": held}
+        + (
+            " " + i18n.gettext("Legacy of the Fallen already stands in for one of them.")
+            if me.get("start_artifact") == "legacy_of_the_fallen"
+            else ""
+        ),
         "position": position,
         "targets": targets,
         "excerpt": excerpt,

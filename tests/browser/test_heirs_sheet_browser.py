@@ -1,0 +1,114 @@
+"""The Heirs order sheet in Chromium: it composes against what the Market trades bring
+(H6: the Market runs first) and warns before sealing a settling that cannot happen (H5.2a)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Page, Route, sync_playwright
+
+from app.config import PROJECT_DIR
+from engine.core import Rng
+from engine.heirs.content import MARKET
+from engine.registry import get_rules
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.live import live_room
+from tests.play import auth
+
+pytestmark = pytest.mark.browser
+
+HEIRS = get_rules("heirs")
+ORIGIN = "http://pecet.test"
+
+
+@pytest.fixture
+def sheet(client: TestClient) -> Iterator[tuple[TestClient, str, str]]:
+    """An Heirs room at its first round of orders: Ann and a bot."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    live = live_room(client, code)
+    setup = HEIRS.random_order(live.match.state, 0, Rng(5))
+    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
+    deadline = time.monotonic() + 10
+    while (HEIRS.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+        assert time.monotonic() < deadline, "the first round never opened"
+        time.sleep(0.02)
+    yield client, code, token
+
+
+def open_phone(page: Page, client: TestClient, code: str, token: str) -> None:
+    """The phone page as the server renders it, its static files from disk (no socket)."""
+    client.cookies.set(f"pecet_seat_{code}", token)
+    html = client.get(f"/r/{code}").text
+
+    def serve(route: Route) -> None:
+        path = route.request.url.removeprefix(ORIGIN).split("?")[0]
+        if path == f"/r/{code}":
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        elif path.startswith("/static/"):
+            route.fulfill(path=str(PROJECT_DIR / path.lstrip("/")))
+        else:
+            route.abort()
+
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/r/{code}")
+    page.wait_for_selector('[data-testid="orders-form"]')
+
+
+def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
+    sheet: tuple[TestClient, str, str], artifacts: Path
+) -> None:
+    client, code, token = sheet
+    live = live_room(client, code)
+    heir: Any = live.match.state.heirs[0]
+    heir.buildings[MARKET] = 1  # Market I: 3 gold for 1 knowledge
+    heir.gold, heir.knowledge, heir.people = 40, 0, 3
+    live.match.state.memo.clear()
+    prompt = HEIRS.prompt(live.match.state, 0)
+    assert prompt is not None
+    ability = next(a for a in prompt["abilities"] if a["cost"] is not None)
+    needed = int(ability["cost"])
+    move = next(
+        (f for f in prompt["expedition"]["move"] if prompt["settle"]["costs"].get(f, 0) >= 2),
+        None,
+    )
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=PHONE_SIZE)  # type: ignore[arg-type]
+            open_phone(page, client, code, token)
+            learn = page.locator(f'input[name="learn"][value="{ability["id"]}"]')
+            assert learn.is_disabled(), "no knowledge before the Market trades"
+            page.select_option('select[name="give_0"]', "gold")
+            page.select_option('select[name="get_0"]', "knowledge")
+            page.fill('input[name="trades_0"]', str(needed))
+            page.locator('input[name="trades_0"]').dispatch_event("input")
+            assert learn.is_enabled(), "the trades pay for the ability: H6 runs the Market first"
+            learn.check(force=True)
+            after = page.locator('[data-testid="after-order"]').inner_text()
+            assert f"{40 - 3 * needed} gold" in after and "0 knowledge" in after
+            if move is not None:
+                page.locator(f'input[name="expedition"][value="move:{move}"]').check(force=True)
+                page.locator('input[name="recruit"]').fill("1")
+                page.locator('input[name="recruit"]').dispatch_event("input")
+                warning = page.locator('[data-testid="settle-warning"]')
+                assert warning.is_visible()
+                assert move in warning.inner_text() and "skipped" in warning.inner_text()
+            keep_screenshot(page, artifacts / "heirs-sheet-market-first.png", full_page=True)
+        finally:
+            browser.close()
+    # The sheet composed a legal order: the engine takes it.
+    order = {
+        "expedition": {"kind": "stay", "field": None},
+        "exchanges": [{"give": "gold", "get": "knowledge", "trades": needed}],
+        "learn": ability["id"],
+    }
+    assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token)).is_success
