@@ -475,3 +475,31 @@ def test_the_market_card_shows_its_rate(client: TestClient) -> None:
         page = client.get(f"/r/{code}").text
         assert "built-in method" not in page and "object at 0x" not in page
         assert rate in page
+
+
+def test_an_heir_beside_the_closed_axis_is_told_why(client: TestClient) -> None:
+    """H2.6, H17.3: without the Signs the Axis is closed; the sheet says how many are
+    missing instead of leaving the Axis out without a word."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    live = live_room(client, code)
+    setup = RULES.random_order(live.match.state, 0, Rng(3))
+    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
+    deadline = time.monotonic() + 10
+    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+        assert time.monotonic() < deadline, "the round never opened"
+        time.sleep(0.02)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    assert 'data-testid="axis-closed"' not in client.get(f"/r/{code}").text, "far from it"
+    state = live.match.state
+    state.heirs[0].position = RULES.field_index("R1-0")  # type: ignore[attr-defined]
+    state.memo.clear()
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None and "R0-0" not in prompt["expedition"]["move"]
+    page = client.get(f"/r/{code}").text
+    assert 'data-testid="axis-closed"' in page
+    required = prompt["signs"]["required"]
+    assert f"you need {required} more Sign" in page and "(you hold 0)" in page
