@@ -100,7 +100,8 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def pgettext(context: str, message: str) -> str:
-    return _active().pgettext(context, message)
+    # Babel's stubs type pgettext loosely; with a str message it returns a str.
+    return str(_active().pgettext(context, message))
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
