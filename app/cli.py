@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 from collections.abc import Sequence
@@ -43,13 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     host = args.host or settings.host
     port = args.port or settings.port
-    settings = Settings(
-        database_url=settings.database_url,
-        host=host,
-        port=port,
-        public_url=settings.public_url,
-        bot_delay=settings.bot_delay,
-    )
+    settings = dataclasses.replace(settings, host=host, port=port)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     print(f"Pečeť: open {join_base_url(settings)} on the TV; phones join from the same Wi-Fi.")
     uvicorn.run(
