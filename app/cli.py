@@ -26,6 +26,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_argument("--games", type=int, default=100)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
+    simulate.add_argument(
+        "--variant",
+        dest="variants",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="play with a named variant on (Heirs: e.g. elf_per_5); repeat for several",
+    )
 
     args = parser.parse_args(argv)
     if args.command == "serve":

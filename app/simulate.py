@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -63,9 +64,36 @@ def per_seat(values: Any, seat: int) -> Any:
     return values[str(seat)] if isinstance(values, dict) else values[seat]
 
 
-def play_one(rules: GameRules, players: int, seed: int, styles: list[str]) -> JSON:
+def play_one(
+    rules: GameRules,
+    players: int,
+    seed: int,
+    styles: list[str],
+    options: JSON | None = None,
+) -> JSON:
     """One bots-only game, driven exactly as the room service drives a match."""
-    state = rules.setup(players, seed, {})
+    return play_game(rules, players, seed, styles, options).outcome
+
+
+@dataclass
+class Played:
+    """A finished bots-only game: its outcome, final state and what the tally reads of it."""
+
+    outcome: JSON
+    final: Any
+    events: Counter[str] = field(default_factory=Counter)
+    """Public event counts worth a figure: stratagems used by id, routs blocked (Legions)."""
+
+
+def play_game(
+    rules: GameRules,
+    players: int,
+    seed: int,
+    styles: list[str],
+    options: JSON | None = None,
+) -> Played:
+    state = rules.setup(players, seed, options or {})
+    counts: Counter[str] = Counter()
     while (outcome := rules.outcome(state)) is None:
         acted = False
         for seat in range(players):
@@ -73,28 +101,59 @@ def play_one(rules: GameRules, players: int, seed: int, styles: list[str]) -> JS
                 state = rules.submit(state, seat, rules.bot_order(state, seat, styles[seat]))
                 acted = True
         if rules.ready(state):
-            state, _events = rules.resolve(state)
+            state, events = rules.resolve(state)
+            for event in events:
+                if event.audience is not None:
+                    continue
+                if event.kind == "stratagem":
+                    counts[f"stratagem:{event.data['stratagem']['id']}"] += 1
+                elif event.kind == "rout_blocked":
+                    counts["rout_blocked"] += 1
         elif not acted:
             raise RuntimeError("the game waits for nobody, yet it is not over")
-    return outcome
+    return Played(outcome, state, counts)
 
 
 def simulate(
-    game: str, players: int | None, games: int, seed: int, progress: TextIO | None = None
+    game: str,
+    players: int | None,
+    games: int,
+    seed: int,
+    progress: TextIO | None = None,
+    variants: Sequence[str] = (),
 ) -> JSON:
     rules = get_rules(game)
     info = rules.info
     players = info.min_players if players is None else players
     if not info.min_players <= players <= info.max_players:
         raise ValueError(f"{info.name} takes {info.min_players}–{info.max_players} players")
+    has_variants = hasattr(rules, "available_variants")
+    if variants and not has_variants:
+        raise ValueError(f"{info.name} has no variants")
+    options: JSON = {"variants": list(variants)} if variants else {}
+    if variants:
+        rules.setup(players, seed, options)  # an unknown variant is refused before any game
     # Seats take the bot styles in turn, so every style sits in every seat across a run.
     tally = Tally()
+    dealt: Counter[str] = Counter()
+    used: Counter[str] = Counter()
+    blocked = 0
     started = time.perf_counter()
     for number in range(games):
         styles = [
             info.bot_styles[(seat + number) % len(info.bot_styles)] for seat in range(players)
         ]
-        tally.add(play_one(rules, players, seed + number * SEED_STRIDE, styles), styles)
+        played = play_game(rules, players, seed + number * SEED_STRIDE, styles, options)
+        tally.add(played.outcome, styles)
+        for seat in range(players):
+            me = rules.view(played.final, seat).get("me") or {}
+            stratagem = me.get("stratagem")
+            if isinstance(stratagem, dict) and "id" in stratagem:
+                dealt[str(stratagem["id"])] += 1
+        for key, count in played.events.items():
+            if key.startswith("stratagem:"):
+                used[key.split(":", 1)[1]] += count
+        blocked += played.events["rout_blocked"]
         if progress is not None:
             _draw_progress(progress, number + 1, games)
     elapsed = time.perf_counter() - started
@@ -105,11 +164,17 @@ def simulate(
         "players": players,
         "games": tally.games,
         "seed": seed,
-        "wins_by_seat": dict(sorted(tally.wins_by_seat.items())),
-        "end_reasons": dict(sorted(tally.end_reasons.items())),
-        "mean_rounds": round(tally.rounds / max(tally.games, 1), 3),
-        "games_per_second": round(tally.games / elapsed, 1) if elapsed > 0 else None,
     }
+    if has_variants:
+        figures["variants"] = list(variants)  # H13.1: none = the sheet's numbers
+    figures.update(
+        {
+            "wins_by_seat": dict(sorted(tally.wins_by_seat.items())),
+            "end_reasons": dict(sorted(tally.end_reasons.items())),
+            "mean_rounds": round(tally.rounds / max(tally.games, 1), 3),
+            "games_per_second": round(tally.games / elapsed, 1) if elapsed > 0 else None,
+        }
+    )
     if tally.wins_by_character:
         figures["wins_by_character"] = dict(sorted(tally.wins_by_character.items()))
     if tally.games_by_character:
@@ -119,6 +184,12 @@ def simulate(
         figures["wins_by_side"] = dict(sorted(tally.wins_by_side.items()))
     if tally.wins_by_first_leader:
         figures["wins_by_first_leader"] = dict(sorted(tally.wins_by_first_leader.items()))
+    if dealt:
+        # Legions (G1.6, G10): how often each stratagem was dealt and how often played;
+        # K1 Shield Wall's blocked routs (G10.3) show what its plays saved.
+        figures["stratagems_dealt"] = dict(sorted(dealt.items()))
+        figures["stratagems_used"] = {sid: used[sid] for sid in sorted(dealt)}
+        figures["routs_blocked"] = blocked
     if len(info.bot_styles) > 1:
         figures["wins_by_style"] = dict(sorted(tally.wins_by_style.items()))
     return figures
@@ -142,6 +213,7 @@ def run_cli(args: argparse.Namespace) -> int:
             args.games,
             args.seed,
             progress=sys.stderr if sys.stderr.isatty() else None,
+            variants=args.variants or (),
         )
     except ValueError as error:
         print(error)
@@ -157,4 +229,6 @@ def run_cli(args: argparse.Namespace) -> int:
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value)) or "none"
     return str(value)

@@ -149,3 +149,58 @@ def test_heirs_command_prints_json_figures() -> None:
         "games_by_character",
         "wins_by_style",
     }
+
+
+def test_h13_1_heirs_variants_are_selectable_and_recorded() -> None:
+    """H13.1: ``--variant NAME`` plays every game with that variant on; the figures say which
+    variants were on (none: the sheet's numbers), and an unknown name is refused."""
+    sheet = simulate("heirs", 4, 4, seed=2)
+    tuned = simulate("heirs", 4, 4, seed=2, variants=["elf_per_5"])
+    assert sheet["variants"] == [] and tuned["variants"] == ["elf_per_5"]
+    assert tuned["games_by_character"] == sheet["games_by_character"]  # the same setups
+    try:
+        simulate("heirs", 4, 1, seed=2, variants=["elf_per_9"])
+    except ValueError as error:
+        assert "unknown variant" in str(error) and "elf_per_5" in str(error)
+    else:
+        raise AssertionError("an unknown variant was accepted")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "simulate",
+            "heirs",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--variant",
+            "elf_per_5",
+            "--json",
+        ],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert json.loads(done.stdout)["variants"] == ["elf_per_5"]
+    refused = subprocess.run(
+        [sys.executable, "-m", "app.cli", "simulate", "legions", "--variant", "elf_per_5"],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2 and "has no variants" in refused.stdout
+
+
+def test_legions_figures_count_stratagems_dealt_and_played() -> None:
+    """G10: each game deals one stratagem per side; the figures count them by id, how often
+    the bots played each (K1 Shield Wall included) and the routs K1 blocked."""
+    figures = simulate("legions", 2, 30, seed=3)
+    dealt, used = figures["stratagems_dealt"], figures["stratagems_used"]
+    assert sum(dealt.values()) == 2 * 30 and set(used) == set(dealt)
+    assert all(0 <= used[sid] <= dealt[sid] for sid in dealt)
+    assert isinstance(figures["routs_blocked"], int) and figures["routs_blocked"] >= 0

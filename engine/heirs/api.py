@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, TypeGuard
+import functools
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Concatenate, ParamSpec, TypeGuard, TypeVar
 
 from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step, single_step
 from engine.heirs import bots
@@ -14,9 +15,11 @@ from engine.heirs.content import (
     LEADERSHIP,
     MARKET,
     RESOURCES,
+    check_variants,
     load_content,
+    variant_table,
 )
-from engine.heirs.rules import EXPEDITIONS, HeirsEngine, PassContext
+from engine.heirs.rules import EXPEDITIONS, HeirsEngine, PassContext, StepCallback
 from engine.heirs.state import (
     PHASE_ORDERS,
     PHASE_OVER,
@@ -83,6 +86,28 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_NO_VARIANTS: list[str] = []
+
+
+def _follows_variants(
+    method: Callable[Concatenate[HeirsRules, HeirsState, _P], _R],
+) -> Callable[Concatenate[HeirsRules, HeirsState, _P], _R]:
+    """H13.1: a game plays with the content of the variants it was set up with
+    (``state.options["variants"]``): the call goes to the rules object built from that
+    content, whichever object of the family it was made on."""
+
+    @functools.wraps(method)
+    def dispatch(self: HeirsRules, state: HeirsState, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        wanted = state.options.get("variants") or _NO_VARIANTS
+        if wanted != self.variant_list:
+            return method(self.for_variants(wanted), state, *args, **kwargs)
+        return method(self, state, *args, **kwargs)
+
+    return dispatch
+
+
 class HeirsRules(HeirsEngine):
     """Heirs of the Axis, as the app drives it (see ``engine/core.py``)."""
 
@@ -96,8 +121,16 @@ class HeirsRules(HeirsEngine):
         endings=("throne", "last_survivor", "council"),
     )
 
-    def __init__(self) -> None:
-        super().__init__(load_content())
+    def __init__(
+        self, variants: Iterable[str] = (), _family: dict[tuple[str, ...], HeirsRules] | None = None
+    ) -> None:
+        super().__init__(load_content(variants))
+        self.variants: tuple[str, ...] = self.content.variants
+        self.variant_list: list[str] = list(self.variants)
+        # Every rules object of one family (the sheet and each set of variants in use) is
+        # built once and shared: a state names its variants, any member plays it.
+        self._family: dict[tuple[str, ...], HeirsRules] = {} if _family is None else _family
+        self._family[self.variants] = self
         self._static_map: JSON = {
             "fields": [
                 {"id": name, "q": q, "r": r, "ring": ring}
@@ -112,10 +145,50 @@ class HeirsRules(HeirsEngine):
             tuple(self.map.ids[f] for f in around) for around in self.map.neighbours
         )
 
+    # -- variants (H13.1) --------------------------------------------------------------------
+
+    def available_variants(self) -> list[JSON]:
+        """H13.1: the variants a host may turn on, in the lobby's order: each with its id and,
+        per language (``en``, ``cs``), its ``name`` and ``text`` (what it changes)."""
+        return [
+            {"id": v["id"], "en": dict(v["en"]), "cs": dict(v["cs"])}
+            for v in variant_table().values()
+        ]
+
+    def for_variants(self, variants: object) -> HeirsRules:
+        """The rules with these variants on (``()``: the sheet's game). Raises ``ValueError``
+        for an unknown id. Its ``content`` holds the game's effective numbers, e.g.
+        ``RULES.for_variants(view["variants"]).content.characters["elf"]``."""
+        key = check_variants(variants)
+        rules = self._family.get(key)
+        if rules is None:
+            rules = HeirsRules(key, self._family)
+        return rules
+
+    def rules_of(self, state: HeirsState) -> HeirsRules:
+        """The rules the game ``state`` is played by (its variants, H13.1)."""
+        return self.for_variants(state.options.get("variants"))
+
     # -- protocol --------------------------------------------------------------------------
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> HeirsState:
-        return self.new_game(seats, seed, options)
+        """H3; ``options["variants"]`` (H13.1) picks the content the game is played with."""
+        return self.for_variants(options.get("variants")).new_game(seats, seed, options)
+
+    # The engine's own entry points that tests and tools call directly follow the state's
+    # variants too; inside the rules object, calls go to the engine's methods at once.
+    # (Helpers such as attack_value or orders_prompt use this object's content: call them
+    # on ``rules_of(state)``.)
+
+    @_follows_variants
+    def resolve_round(
+        self, state: HeirsState, until: str = "dawn", on_step: StepCallback | None = None
+    ) -> tuple[HeirsState, list[Event]]:
+        return super().resolve_round(state, until, on_step)
+
+    @_follows_variants
+    def dry_run(self, state: HeirsState, seat: int, order: JSON) -> None:
+        super().dry_run(state, seat, order)
 
     def ready(self, state: HeirsState) -> bool:
         if state.phase == PHASE_SETUP:
@@ -124,13 +197,15 @@ class HeirsRules(HeirsEngine):
             return all(h.order is not None for h in state.heirs if not h.fallen)
         return False
 
+    @_follows_variants
     def resolve(self, state: HeirsState) -> tuple[HeirsState, list[Event]]:
         if not self.ready(state):
             raise ValueError("not every living seat has sealed yet")
         if state.phase == PHASE_SETUP:
             return self.finish_setup(state)
-        return self.resolve_round(state)
+        return HeirsEngine.resolve_round(self, state)
 
+    @_follows_variants
     def resolve_steps(self, state: HeirsState) -> list[Step]:
         """H23 on the board: the round plays out one pedestal at a time, then Dusk, then the
         next Dawn, each step with the whole state as it stands after it."""
@@ -144,7 +219,7 @@ class HeirsRules(HeirsEngine):
         def keep(working: HeirsState, first: int) -> None:
             cuts.append((first, clone_state(working)))
 
-        _final, events = self.resolve_round(state, on_step=keep)
+        _final, events = HeirsEngine.resolve_round(self, state, on_step=keep)
         ends = [first for first, _ in cuts[1:]] + [len(events)]
         for (first, snapshot), end in zip(cuts, ends, strict=True):
             steps.append(Step(state.round, events[first:end], snapshot))
@@ -167,7 +242,11 @@ class HeirsRules(HeirsEngine):
 
     # -- prompts ---------------------------------------------------------------------------
 
+    @_follows_variants
     def prompt(self, state: HeirsState, seat: int) -> JSON | None:
+        return self._memo_prompt(state, seat)
+
+    def _memo_prompt(self, state: HeirsState, seat: int) -> JSON | None:
         key = ("prompt", seat)
         if key in state.memo:
             cached = state.memo[key]
@@ -375,7 +454,7 @@ class HeirsRules(HeirsEngine):
             normalized = checked[2]  # this very order passed the sealing check on this state
         else:
             normalized = self.normalize_order(state, seat, order)
-            self.dry_run(state, seat, normalized)
+            HeirsEngine.dry_run(self, state, seat, normalized)
         st = clone_state(state, heirs=False, board=False)
         st.heirs[seat] = heir_copy = self._copy_heir(state, seat)
         heir_copy.order = normalized
@@ -530,6 +609,7 @@ class HeirsRules(HeirsEngine):
             self._static_by_players[state.players] = cached
         return cached
 
+    @_follows_variants
     def view(self, state: HeirsState, seat: int | None) -> JSON:
         board = state.memo.get("board")
         if board is None:
@@ -564,6 +644,7 @@ class HeirsRules(HeirsEngine):
             "omen": self.omen(state) or None,
             "start_player": state.start_player if state.round else None,
             "timer": state.options.get("timer"),
+            "variants": list(state.options.get("variants") or ()),  # H13.1, ids
             "map": self.static_map(state),
             "owners": [None if o < 0 else o for o in state.owner],
             "living_capitals": {
@@ -626,17 +707,22 @@ class HeirsRules(HeirsEngine):
 
     # -- bots ------------------------------------------------------------------------------
 
+    @_follows_variants
     def bot_order(self, state: HeirsState, seat: int, style: str = "default") -> JSON:
-        prompt = self.prompt(state, seat)
+        prompt = self._memo_prompt(state, seat)
         if prompt is None:
             raise NotYourTurn()
-        candidates = bots.decide(self.bot_view(state, seat, prompt), prompt, style)
+        candidates = bots.decide(self._bot_view(state, seat, prompt), prompt, style)
         return self._first_legal(state, seat, candidates)
 
+    @_follows_variants
     def bot_view(self, state: HeirsState, seat: int, prompt: JSON | None = None) -> JSON:
         """What a bot reads: ``view(state, seat)`` with only the ``me`` entries the bots use
         (``BOT_ME_KEYS``), each equal to the full view's (tested). The full private view
         computes battle values and intel the bots never read, once per seal."""
+        return self._bot_view(state, seat, prompt)
+
+    def _bot_view(self, state: HeirsState, seat: int, prompt: JSON | None) -> JSON:
         board = state.memo.get("board")
         if board is None:
             board = state.memo["board"] = self._board(state)
@@ -658,6 +744,7 @@ class HeirsRules(HeirsEngine):
                 me["signs_required"] = self.signs_required(state, heir)
         return {**board, "me": me}
 
+    @_follows_variants
     def default_order(self, state: HeirsState, seat: int) -> JSON:
         """What the app seals for a seat whose sealing timer ran out: during the rounds the
         empty order (H5.4: stay, settle, nothing else); in setup a legal choice, the bot's."""
@@ -665,8 +752,9 @@ class HeirsRules(HeirsEngine):
             return self.bot_order(state, seat, self.info.bot_styles[0])
         return {}
 
+    @_follows_variants
     def random_order(self, state: HeirsState, seat: int, rng: Rng) -> JSON:
-        prompt = self.prompt(state, seat)
+        prompt = self._memo_prompt(state, seat)
         if prompt is None:
             raise NotYourTurn()
         return self._first_legal(state, seat, bots.random_candidates(prompt, rng))
@@ -679,7 +767,7 @@ class HeirsRules(HeirsEngine):
                     self.normalize_setup(state, seat, candidate)
                 else:
                     normalized = self.normalize_order(state, seat, candidate)
-                    self.dry_run(state, seat, normalized)
+                    HeirsEngine.dry_run(self, state, seat, normalized)
                     # Remember the check so that submitting this very order skips it.
                     state.memo[("checked", seat)] = (candidate, copy_order(candidate), normalized)
             except IllegalOrder:

@@ -7,7 +7,9 @@ ids such as ``"R2-3"`` appear only at the edges (orders, prompts, views, events)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from engine.seeds import load_seed
@@ -126,6 +128,8 @@ class Content:
     ring_yield: dict[int, tuple[int, int]]
     ring_settle: dict[int, int]
     capital_income: tuple[int, int, int]
+    variants: tuple[str, ...] = ()
+    """The variants (H13.1) applied to the seeds, in the data's order; () is the sheet."""
 
 
 def _pair(raw: list[int]) -> tuple[int, int]:
@@ -134,16 +138,96 @@ def _pair(raw: list[int]) -> tuple[int, int]:
     return numerator, denominator
 
 
-def load_content() -> Content:
-    map_raw = load_seed("heirs/map.json")
-    setup = load_seed("heirs/setup.json")
-    characters = load_seed("heirs/characters.json")["characters"]
-    artifacts = load_seed("heirs/artifacts.json")
-    omens = load_seed("heirs/omens.json")
-    tricks = load_seed("heirs/tricks.json")
-    buildings = load_seed("heirs/buildings.json")
-    abilities = load_seed("heirs/abilities.json")
-    council = load_seed("heirs/council.json")
+SEED_FILES: tuple[str, ...] = (
+    "map.json",
+    "setup.json",
+    "characters.json",
+    "artifacts.json",
+    "omens.json",
+    "tricks.json",
+    "buildings.json",
+    "abilities.json",
+    "council.json",
+)
+"""The seed files of ``seeds/heirs/`` that make up the game (and that a variant may patch)."""
+
+
+@cache
+def variant_table() -> dict[str, dict[str, Any]]:
+    """H13.1: the named variants of ``seeds/heirs/variants.json`` by id, in the data's order
+    (shared: do not mutate)."""
+    return {v["id"]: v for v in load_seed("heirs/variants.json")["variants"]}
+
+
+def check_variants(raw: object) -> tuple[str, ...]:
+    """The ``variants`` game option (H13.1) as a tuple of ids in the data's order, so that
+    the same set is the same game whatever order the host turned them on in.
+
+    Raises ``ValueError`` naming the unknown ids and the known ones."""
+    if raw is None:
+        return ()
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
+        raise ValueError('variants must be a list of variant ids, e.g. ["elf_per_5"]')
+    known = variant_table()
+    wanted = list(raw)
+    bad = [v for v in wanted if not isinstance(v, str) or v not in known]
+    if bad:
+        raise ValueError(
+            f"unknown variant(s): {', '.join(map(repr, bad))}; "
+            f"the variants of Heirs of the Axis are: {', '.join(known) or 'none'}"
+        )
+    if len(set(wanted)) != len(wanted):
+        raise ValueError("a variant is listed more than once")
+    return tuple(v for v in known if v in wanted)
+
+
+def _patch(target: Any, patch: Any, where: str) -> Any:
+    """``target`` with ``patch`` applied, sharing every part the patch does not touch.
+
+    An object patches an object key by key (new keys are added) and a list of objects with
+    ids entry by entry (the key names the id); any other value replaces the target."""
+    if isinstance(patch, dict) and isinstance(target, list):
+        patched = list(target)
+        positions = {e["id"]: i for i, e in enumerate(target) if isinstance(e, dict) and "id" in e}
+        for key, value in patch.items():
+            if key not in positions:
+                raise ValueError(f"{where}: no entry with the id {key!r} to change")
+            patched[positions[key]] = _patch(target[positions[key]], value, f"{where}.{key}")
+        return patched
+    if isinstance(patch, dict) and isinstance(target, dict):
+        merged = dict(target)
+        for key, value in patch.items():
+            merged[key] = _patch(target.get(key), value, f"{where}.{key}")
+        return merged
+    return patch
+
+
+def load_content(variants: Iterable[str] = ()) -> Content:
+    """The game's content: the sheet's numbers, with the named variants applied (H13.1)."""
+    applied = check_variants(tuple(variants))
+    table = variant_table()
+    for variant in applied:
+        for name in table[variant]["changes"]:
+            if name not in SEED_FILES:
+                raise ValueError(f"variant {variant!r} changes {name!r}, which is no seed file")
+
+    def seed(name: str) -> Any:
+        raw = load_seed(f"heirs/{name}")
+        for variant in applied:
+            changes = table[variant]["changes"]
+            if name in changes:
+                raw = _patch(raw, changes[name], f"{variant}: {name}")
+        return raw
+
+    map_raw = seed("map.json")
+    setup = seed("setup.json")
+    characters = seed("characters.json")["characters"]
+    artifacts = seed("artifacts.json")
+    omens = seed("omens.json")
+    tricks = seed("tricks.json")
+    buildings = seed("buildings.json")
+    abilities = seed("abilities.json")
+    council = seed("council.json")
     cards: dict[str, dict[str, Any]] = {}
     card_group: dict[str, int] = {}
     groups: list[tuple[str, ...]] = []
@@ -186,4 +270,5 @@ def load_content() -> Content:
         ring_yield={int(k): (v["people"], v["gold"]) for k, v in map_raw["rings"].items()},
         ring_settle={int(k): v["settle_cost"] for k, v in map_raw["rings"].items()},
         capital_income=(capital["people"], capital["gold"], capital["knowledge"]),
+        variants=applied,
     )

@@ -745,6 +745,8 @@ class HeirsEngine:
             "timer": timer,
             "start_player": start_option,
             "auto_setup": auto_setup,
+            # H13.1: the variants this game is played with (recorded, shown on the board).
+            "variants": list(content.variants),
         }
         if fixed_colours is not None:
             # H20.1: in a tournament every heir keeps its colour from game to game.
@@ -1543,6 +1545,7 @@ class HeirsEngine:
         return {
             "winners": sorted(winners),
             "reason": reason,
+            "variants": list(st.options.get("variants") or ()),  # H13.1
             "round": st.round,
             "ranking": [sorted(g) for g in groups],
             "game_points": game_points,

@@ -23,11 +23,17 @@ def scenario(
     omen: str = "quiet_night",
     start_player: int = 0,
     seed: int = 7,
+    variants: tuple[str, ...] = (),
 ) -> HeirsState:
-    """Sealing phase of ``round_number`` with plain heirs in their capitals."""
-    base = rules.setup(
-        players, seed, {"auto_setup": True, "rounds": rounds, "start_player": start_player}
-    )
+    """Sealing phase of ``round_number`` with plain heirs in their capitals, played with
+    the given variants (H13.1; none: the sheet's numbers)."""
+    options = {
+        "auto_setup": True,
+        "rounds": rounds,
+        "start_player": start_player,
+        "variants": list(variants),
+    }
+    base = rules.setup(players, seed, options)
     st = clone_state(base)
     st.round = round_number
     st.omens = [omen] * rounds

@@ -592,17 +592,63 @@ def test_h13_paladin_and_barbarian_flat_bonuses() -> None:
     assert RULES.heir_defence(PassContext(), st.heirs[1]) == 15
 
 
-def test_h13_knight_and_elf_per_soldier_bonuses_with_the_tuned_elf() -> None:
-    """Knight ⌊S/2⌋ as the sheet; the Elf's divisor is tuned data (README, Balance): 5."""
-    assert RULES.content.characters["elf"]["attack_per_soldiers"] == 5
-    assert RULES.content.characters["elf"]["defence_per_soldiers"] == 5
+def test_h13_knight_and_elf_per_soldier_bonuses_with_the_sheets_elf_and_elf_per_5() -> None:
+    """H13: Knight ⌊S/2⌋ and Elf ⌊S/3⌋ in attack and defence, as the sheet prints them.
+    H13.1: the sheet's numbers are the default game; the named variant "elf_per_5" counts
+    the Elf per 5 soldiers only in a game that turns it on."""
+    assert RULES.content.characters["elf"]["attack_per_soldiers"] == 3
+    assert RULES.content.characters["elf"]["defence_per_soldiers"] == 3
     st = scenario(RULES, 2, omen="quiet_night")
     edit_heir(RULES, st, 0, character="knight", soldiers=11)
     assert RULES.attack_value(st, PassContext(), st.heirs[0]) == 11 + 5
     assert RULES.heir_defence(PassContext(), st.heirs[0]) == 11
     edit_heir(RULES, st, 1, character="elf", soldiers=14)
-    assert RULES.attack_value(st, PassContext(), st.heirs[1]) == 14 + 2
-    assert RULES.heir_defence(PassContext(), st.heirs[1]) == 14 + 2
+    assert RULES.attack_value(st, PassContext(), st.heirs[1]) == 14 + 4
+    assert RULES.heir_defence(PassContext(), st.heirs[1]) == 14 + 4
+    sheet = RULES.view(st, 1)["me"]
+    assert sheet["attack_value"] == 18
+    # H13.1: the same Elf in a game with the variant on: +⌊14/5⌋ = +2.
+    tuned = scenario(RULES, 2, omen="quiet_night", variants=("elf_per_5",))
+    edit_heir(RULES, tuned, 1, character="elf", soldiers=14)
+    rules = RULES.rules_of(tuned)
+    assert rules.content.characters["elf"]["attack_per_soldiers"] == 5
+    assert rules.attack_value(tuned, PassContext(), tuned.heirs[1]) == 14 + 2
+    assert rules.heir_defence(PassContext(), tuned.heirs[1]) == 14 + 2
+    me = RULES.view(tuned, 1)["me"]  # the protocol follows the game's variants
+    assert me["attack_value"] == 16 and me["defence_value"] == sheet["defence_value"] - 2
+    assert RULES.content.characters["elf"]["attack_per_soldiers"] == 3  # the sheet untouched
+
+
+def test_h13_1_variants_are_named_off_by_default_and_recorded() -> None:
+    """H13.1: variants are listed with what they change (en, cs), off by default, refused
+    when unknown, and recorded in the options, the board's view and the outcome."""
+    listed = {v["id"]: v for v in RULES.available_variants()}
+    assert "elf_per_5" in listed
+    for language in ("en", "cs"):
+        assert listed["elf_per_5"][language]["name"] and listed["elf_per_5"][language]["text"]
+    assert "5" in listed["elf_per_5"]["en"]["text"] and "5" in listed["elf_per_5"]["cs"]["text"]
+    plain = RULES.setup(4, 3, {})
+    assert plain.options["variants"] == [] and RULES.view(plain, None)["variants"] == []
+    for bad, message in (
+        (["elf_per_7"], "unknown variant"),
+        ("elf_per_5", "list of variant ids"),
+        (["elf_per_5", "elf_per_5"], "more than once"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            RULES.setup(4, 3, {"variants": bad})
+    with pytest.raises(ValueError, match="elf_per_5"):  # the message names the known ones
+        RULES.setup(4, 3, {"variants": ["nope"]})
+    state = RULES.setup(4, 3, {"variants": ["elf_per_5"], "rounds": 6})
+    assert state.options["variants"] == ["elf_per_5"]
+    assert RULES.view(state, None)["variants"] == ["elf_per_5"]
+    assert RULES.from_json(RULES.to_json(state)).options["variants"] == ["elf_per_5"]
+    while RULES.outcome(state) is None:
+        for seat in range(4):
+            if RULES.prompt(state, seat) is not None:
+                state = RULES.submit(state, seat, RULES.bot_order(state, seat, "raider"))
+        state, _ = RULES.resolve(state)
+    assert outcome_of(RULES, state)["variants"] == ["elf_per_5"]
+    assert RULES.view(state, None)["outcome"]["variants"] == ["elf_per_5"]
 
 
 def test_h14_2_seers_eye_and_comets_sight() -> None:
