@@ -384,8 +384,14 @@ class HeirsRules(HeirsEngine):
             elif group == 0:
                 entry["targets"] = sorted({p for p in heir.portraits if p in living_siblings})
             elif card_id == "shadow_path":
-                inner = ring[here] - 1
-                entry["fields"] = [ids[f] for f in neighbours if ring[f] == inner]
+                after = self.shadow_path_fields(state, seat, move, attack, required)
+                entry["fields_after"] = after
+                offered = set(after["stay"])
+                for by_field in (after["move"], after["attack"]):
+                    for fields in by_field.values():
+                        offered.update(fields)
+                index_of = hexmap.index_of
+                entry["fields"] = sorted(offered, key=index_of.__getitem__)
             tricks.append(entry)
         market_level = heir.buildings[MARKET]
         market = None
@@ -427,8 +433,68 @@ class HeirsRules(HeirsEngine):
             },
         }
 
+    def shadow_path_fields(
+        self, state: HeirsState, seat: int, move: list[str], attack: list[str], required: int
+    ) -> JSON:
+        """H7.7 in the prompt: the extra step starts where the sealed expedition ends, so its
+        fields are given per expedition — ``{"stay": [...], "scout": [...], "move": {F: [...]},
+        "attack": {F: [...]}}`` — each list the fields one ring inwards next to that end that
+        a Move may enter (H7.2). The end is the move's target; for an Invasion/Attack the
+        field as if won, or where the heir stands for a capital assault (H5.2a); for Stay and
+        Scout where the heir stands. Entering the Axis leaves no extra step."""
+        heir = state.heirs[seat]
+        hexmap = self.map
+        ids, ring, index_of = hexmap.ids, hexmap.ring, hexmap.index_of
+        owner = state.owner
+        held = len(heir.signs)
+
+        def inwards(end: int, signs: int) -> list[str]:
+            if end == AXIS:
+                return []
+            inner = ring[end] - 1
+            fields: list[str] = []
+            for f in hexmap.neighbours[end]:
+                if ring[f] != inner:
+                    continue
+                if f == AXIS:
+                    if signs >= required:
+                        fields.append(ids[f])
+                elif owner[f] in (-1, seat):
+                    fields.append(ids[f])
+            return fields
+
+        here = heir.position
+        staying = inwards(here, held)
+        attack_after: dict[str, list[str]] = {}
+        pedestal = {s: i for i, s in enumerate(state.pedestals)}
+        for name in attack:
+            f = index_of[name]
+            holder = owner[f]
+            if holder not in (-1, seat):
+                assault = state.capitals[holder] == f
+                brings = assault or state.heirs[holder].position == f
+                defender = holder
+                end = here if assault else f
+            else:
+                on_field = [
+                    h.seat
+                    for h in state.heirs
+                    if h.seat != seat and not h.fallen and h.position == f
+                ]
+                defender = min(on_field, key=lambda s: pedestal.get(s, s))
+                brings, end = True, f
+            gained = 1 if brings and defender not in heir.signs else 0
+            attack_after[name] = inwards(end, held + gained)
+        return {
+            "stay": staying,
+            "scout": staying,
+            "move": {name: inwards(index_of[name], held) for name in move},
+            "attack": attack_after,
+        }
+
     # -- sealing ---------------------------------------------------------------------------
 
+    @_follows_variants
     def submit(self, state: HeirsState, seat: int, order: Mapping[str, Any]) -> HeirsState:
         if not 0 <= seat < state.players:
             raise NotYourTurn("There is no such seat.")

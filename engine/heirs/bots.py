@@ -427,10 +427,23 @@ def _pick_trick(
                 else min(wanted, key=lambda s: _jitter(view, ("sibling", s)))
             )
             return {"card": card, "target": target, "_cost": cost}
-        if card == "shadow_path" and entry["fields"] and style == "raider" and not missing:
-            field = min(entry["fields"], key=lambda f: _jitter(view, f))
-            return {"card": card, "field": field, "_cost": cost}
+        if card == "shadow_path" and style == "raider" and not missing:
+            fields = shadow_path_fields(entry, order)
+            if fields:
+                field = min(fields, key=lambda f: _jitter(view, f))
+                return {"card": card, "field": field, "_cost": cost}
     return None
+
+
+def shadow_path_fields(entry: JSON, order: JSON) -> list[str]:
+    """H7.7: the prompt's Shadow path fields from where this order's expedition ends."""
+    after: JSON = entry["fields_after"]
+    expedition = order.get("expedition") or {"kind": "stay"}
+    kind = expedition.get("kind", "stay")
+    if kind in ("move", "attack"):
+        fields: list[str] = after[kind].get(expedition.get("field"), [])
+        return fields
+    return list(after["stay"])
 
 
 def random_candidates(prompt: JSON, rng: Rng) -> list[JSON]:
@@ -463,8 +476,9 @@ def random_candidates(prompt: JSON, rng: Rng) -> list[JSON]:
                 trick["target"] = rng.choice(card["targets"])
                 order["trick"] = trick
         elif "fields" in card:
-            if card["fields"]:
-                trick["field"] = rng.choice(card["fields"])
+            fields = shadow_path_fields(card, order)
+            if fields:
+                trick["field"] = rng.choice(fields)
                 order["trick"] = trick
         else:
             order["trick"] = trick

@@ -364,6 +364,40 @@ def test_h7_7_shadow_path_one_ring_inwards() -> None:
     assert "shadow_path" in [e.kind for e in events if e.audience is None]
 
 
+def test_h7_7_shadow_path_starts_where_the_sealed_expedition_ends() -> None:
+    """H7.7: the extra step is one ring inwards from where the heir stands after part 6, so
+    the prompt offers (and sealing accepts) fields next to the expedition's end: Anna at
+    R3-9 seals "Move to R3-8" plus Shadow path, and R3-8's inward neighbours are offered —
+    not R3-9's only inward neighbour R2-6, a sibling's field (H7.2: never entered by a move)."""
+    st = scenario(RULES, 3)
+    edit_heir(RULES, st, 0, position="R3-9", hand=["spy", "hired_knights", "shadow_path"])
+    give_fields(RULES, st, 1, "R2-6", "R3-10")
+    card = next(t for t in prompt_of(RULES, st, 0)["tricks"] if t["card"] == "shadow_path")
+    after = card["fields_after"]
+    assert after["move"]["R3-8"] == ["R2-5"]  # R2-6, next to R3-8 too, is the sibling's
+    assert after["stay"] == [] and after["scout"] == []  # from R3-9 only R2-6 is inwards
+    # An invasion ends on its field as if won (H5.2a): R3-10 → R2-7 (R2-6 is taken).
+    assert after["attack"]["R3-10"] == ["R2-7"]
+    # "fields" is every field some expedition leads to (a move outwards leads back in).
+    ends = [after["stay"], *after["move"].values(), *after["attack"].values()]
+    assert set(card["fields"]) == {f for fields in ends for f in fields}
+    assert "R2-5" in card["fields"] and "R2-6" not in card["fields"]
+    move = {"kind": "move", "field": "R3-8"}
+    assert (
+        refused(st, 0, {"expedition": move, "trick": {"card": "shadow_path", "field": "R2-6"}})
+        == "FIELD_TAKEN"
+    )
+    assert (
+        refused(st, 0, {"expedition": move, "trick": {"card": "shadow_path", "field": "R2-7"}})
+        == "NOT_ADJACENT"
+    )
+    order = {"expedition": move, "trick": {"card": "shadow_path", "field": "R2-5"}, "settle": False}
+    st = seal(RULES, st, {0: order})
+    st, events = run_pass(st)
+    assert st.heirs[0].position == fid("R2-5")
+    assert [e.data["to"] for e in events if e.kind == "shadow_path"] == ["R2-5"]
+
+
 def test_h7_8_entering_the_axis_ends_the_game_at_dusk() -> None:
     st = scenario(RULES, 2)
     edit_heir(RULES, st, 0, position="R1-0", signs=[1])
