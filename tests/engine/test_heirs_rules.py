@@ -536,6 +536,26 @@ def test_h11_8_spy_sees_strength_and_keeps_the_portrait() -> None:
     assert not [e for e in events if e.audience is None and e.kind.startswith("trick")]
 
 
+def test_h11_8_spy_reports_soldiers_every_ability_and_walls() -> None:
+    """H11.8: Strength = soldier count, the four ability levels and the Walls level — a Spy
+    on Tom with Defense I and Walls I reports both (ids and numbers, never display text)."""
+    st = scenario(RULES, 2)
+    edit_heir(RULES, st, 0, portraits=[1], gold=5, hand=["spy", "hired_knights", "war_cry"])
+    edit_heir(RULES, st, 1, soldiers=19, abilities={"defense": 1}, buildings={"walls": 1})
+    st = seal(RULES, st, {0: {"trick": {"card": "spy", "target": 1}}})
+    st, events = run_pass(st)
+    strength = {
+        "soldiers": 19,
+        "abilities": {"attack": 0, "defense": 1, "leadership": 0, "mysticism": 0},
+        "walls": 1,
+    }
+    report = next(e for e in events if e.kind == "trick" and e.data["card"] == "spy")
+    assert report.audience == (0,)
+    assert report.data == {"seat": 0, "card": "spy", "target": 1, "strength": strength}
+    assert RULES.view(st, 0)["me"]["intel"][-1] == {"round": 1, "kind": "spy", "of": 1, **strength}
+    assert all(e.audience == (0,) for e in events if e.kind in ("trick", "intel"))
+
+
 def test_h11_7_exposure_is_a_quarter_of_curses() -> None:
     exposed = 0
     for seed in range(200):
@@ -688,12 +708,37 @@ def test_h13_1_variants_are_named_off_by_default_and_recorded() -> None:
 def test_h14_2_seers_eye_and_comets_sight() -> None:
     st = scenario(RULES, 3)
     edit_heir(RULES, st, 0, backpack=["seers_eye", "comets_sight"], position="R2-0")
-    edit_heir(RULES, st, 1, position="R2-1", soldiers=13)
+    edit_heir(
+        RULES,
+        st,
+        1,
+        position="R2-1",
+        soldiers=13,
+        abilities={"attack": 2, "mysticism": 1},
+        buildings={"walls": 3},
+    )
     st = seal(RULES, st, {})
-    st, _ = RULES.resolve_round(st)
+    st, events = RULES.resolve_round(st)
     kinds = [(i["kind"], i["of"]) for i in st.heirs[0].intel]
     assert ("seers_eye", 1) in kinds and ("comets_sight", 1) in kinds
     assert ("seers_eye", 2) not in kinds
+    # H14.2 → H11.8: the Eye shows the whole strength, as Spy does, with ids only.
+    seen = next(
+        e
+        for e in events
+        if e.kind == "intel" and e.data["kind"] == "seers_eye" and e.data["of"] == 1
+    )
+    assert seen.audience == (0,)
+    assert seen.data == {
+        "seat": 0,
+        "round": 2,
+        "kind": "seers_eye",
+        "of": 1,
+        "soldiers": 13,
+        "abilities": {"attack": 2, "defense": 0, "leadership": 0, "mysticism": 1},
+        "walls": 3,
+    }
+    assert {k: v for k, v in seen.data.items() if k != "seat"} in RULES.view(st, 0)["me"]["intel"]
 
 
 def test_h14_2_chalice_raises_the_cap() -> None:
