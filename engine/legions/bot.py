@@ -19,6 +19,15 @@ RECRUIT_BONUS = 4
 LEAD_BONUS = 2
 KEY_LOCATION_BONUS = 1
 KEY_LOCATIONS = ("B", "Y")  # blue carries a banner, yellow 4 VP
+BANNER_LOCATIONS = ("B",)  # G1.7: the blue majority token carries a banner
+SHIELD_WALL_THREAT = 3  # G16.7: K1 when an attack would rout at least 3
+STRATAGEM_KEPT_VP = 2  # G10.2: what an unused stratagem scores
+BANNERS_TO_WIN = 5  # G12.1
+BANNER_WIN_STAKE = 10  # a banner win decided by the blue token this turn
+EARLY_SWING = 6
+"""Before the last turn a token may still change hands later, so K1 counts a token's swing
+only from this many VP: the yellow token lost to the opponent (4 + 4). Measured over 2,000
+games (engine/legions/README.md): any swing of 4 played K1 more and scored less."""
 PEEK_ESTIMATE = 2  # what an unseen hero from the deck is expected to be worth
 
 
@@ -33,6 +42,7 @@ class Board:
     theirs: dict[str, list[JSON]]
     my_routed: dict[str, list[JSON]]
     tokens: dict[str, int | None]
+    token_vp: dict[str, int]
     hero_row: list[JSON]
     hero_deck_count: int
     hand: list[JSON]
@@ -56,6 +66,7 @@ class Board:
             theirs={loc["id"]: loc["sides"][opponent]["face_up"] for loc in view["locations"]},
             my_routed=view["me"]["routed"],
             tokens={loc["id"]: loc["token"] for loc in view["locations"]},
+            token_vp={loc["id"]: int(loc["token_vp"]) for loc in view["locations"]},
             hero_row=view["hero_row"],
             hero_deck_count=view["hero_deck_count"],
             hand=view["me"]["hand"],
@@ -94,6 +105,52 @@ class Board:
         if hit and self.tokens["R"] == self.me:  # the Shield keeps one
             hit -= 1
         return hit
+
+    def attack_stake(self, card: JSON | None) -> int:
+        """What an attack by this leftover would cost the bot at this turn's end (G11.1,
+        G11.2), in VP-like points (white: the worst location; a face-down card: 0, its
+        location unknown). A banner win decided by the blue token (G12.1: the bot's own
+        or the opponent's) counts ``BANNER_WIN_STAKE``; in the last turn every token is a
+        final score (G13.1), so the swing of its VP counts; earlier, a token may still
+        change hands in a later turn, and only a swing of ``EARLY_SWING`` or more counts."""
+        if self.shield_wall == self.me or card is None:
+            return 0
+        locations = self.order if card["location"] is None else [card["location"]]
+        return max(self._stake_at(loc) for loc in locations)
+
+    def _holder_after(self, loc: str, mine: int) -> int | None:
+        """G11.1: who holds the token at the turn's end with these face-up counts."""
+        theirs = len(self.theirs[loc])
+        if mine > theirs:
+            return self.me
+        if theirs > mine:
+            return self.opponent
+        return self.tokens[loc]
+
+    def _stake_at(self, loc: str) -> int:
+        mine = len(self.mine[loc])
+        hit = mine - 1 if mine and self.tokens["R"] == self.me else mine  # the Shield keeps one
+        if not hit:
+            return 0
+        before, after = self._holder_after(loc, mine), self._holder_after(loc, mine - hit)
+        if before == after:
+            return 0
+        if loc in BANNER_LOCATIONS:
+            mine_banners = self.banners - (1 if self.tokens[loc] == self.me else 0)
+            theirs_banners = self.opponent_banners - (1 if self.tokens[loc] == self.opponent else 0)
+            if (before == self.me and mine_banners + 1 >= BANNERS_TO_WIN) or (
+                after == self.opponent and theirs_banners + 1 >= BANNERS_TO_WIN
+            ):
+                return BANNER_WIN_STAKE
+        vp = self.token_vp[loc]
+
+        def score(holder: int | None) -> int:
+            return vp if holder == self.me else -vp if holder == self.opponent else 0
+
+        swing = score(before) - score(after)
+        if self.last_turn or swing >= EARLY_SWING:
+            return swing
+        return 0
 
     def opponent_hits(self, card: JSON | None) -> int:
         """How many opponent face-up legions this leftover would rout (G16.5)."""
@@ -404,13 +461,20 @@ def _stratagem_choice(board: Board, view: JSON, prompt: JSON) -> JSON | None:
             if token == "Y":
                 choice, gain = option, 4
     elif sid == "K1":
+        # Only the first player's legions face an attack after its own steps (G6.4); the
+        # take prompt is its last window, when it knows which two legions it leaves.
         if prompt["kind"] == "take" and board.leader == board.me:
             plain = [o for o in prompt["options"] if not o.get("stratagem")]
             taken = plain.index(_choose_take(board, prompt, plain))
             rest = [o.get("card") for i, o in enumerate(plain) if i != taken]
             threat = max((board.threat(c) for c in rest), default=0)
-            if threat >= 3:
+            stake = max((board.attack_stake(c) for c in rest), default=0)
+            if threat >= SHIELD_WALL_THREAT:  # G16.7
                 choice, gain = uses[0], threat
+            elif stake > STRATAGEM_KEPT_VP:
+                # The attack would cost more than the kept stratagem's 2 VP (attack_stake): a banner
+                # win, a final token, the yellow token (beyond G16.7, engine/legions/README.md).
+                choice, gain = uses[0], stake
     elif sid == "K2":
         plain = [o for o in prompt["options"] if not o.get("stratagem")]
         can_recruit = any(o["order"]["kind"] != "skip" for o in plain)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.legions import RULES
+from engine.legions.state import LegionsState
 from tests.engine.kit import bot_picker, play
 from tests.engine.test_legions_support import K, N, act, at_stage, build, seal
 
@@ -118,3 +121,49 @@ def test_g16_7_uses_dread_on_the_yellow_token() -> None:
     )
     state = at_stage(state, N, "take", leader=K)
     assert RULES.bot_order(state, N) == {"kind": "stratagem", "stratagem": "N3", "token": "Y"}
+
+
+def _king_leads_at_take(**position: Any) -> LegionsState:
+    """The King, first player with K1 unused, at its step 3 (its last window, G10.1)."""
+    state = build(n_hand=["L02", "L12"], k_hand=["L30", "L31"], k_stratagem="K1", **position)
+    return at_stage(state, K, "take", leader=K)
+
+
+SHIELD_WALL = {"kind": "stratagem", "stratagem": "K1"}
+
+
+def test_g16_7_k1_shield_wall_when_the_attack_would_rout_three() -> None:
+    """G16.7: K1 as first player when the max threat of the two legions left is ≥ 3."""
+    state = _king_leads_at_take(
+        row=[("L29", True), ("L05", True), ("L09", False)],
+        k_face_up={"G": ["L11", "L17", "L23"]},
+    )
+    # Taking L29 (worth 2) leaves green L05, which would rout all 3 green legions.
+    assert RULES.bot_order(state, K) == SHIELD_WALL
+
+
+def test_g16_7_k1_shield_wall_when_the_attack_would_lose_the_yellow_token() -> None:
+    """K1 (G1.6) when its trigger holds and the rout would cost more than the stratagem's
+    2 VP (G10.2): two yellow legions against one, yellow token held (4 VP, G13.1) — the
+    yellow leftover would hand it to the opponent at G11.1. With the red token the Shield
+    keeps one legion, yellow stays a tie and the token stays: the bot keeps K1 (G16.7)."""
+    row = [("L25", True), ("L19", True), ("L05", False)]
+    faces = {"k_face_up": {"Y": ["L07", "L13"]}, "n_face_up": {"Y": ["L01"]}}
+    state = _king_leads_at_take(row=row, tokens={"Y": K}, **faces)
+    assert RULES.bot_order(state, K) == SHIELD_WALL
+    shielded = _king_leads_at_take(row=row, tokens={"Y": K, "R": K}, **faces)
+    assert RULES.bot_order(shielded, K)["kind"] == "take"
+
+
+def test_g16_7_k1_shield_wall_for_a_final_token_only_in_the_last_turn() -> None:
+    """A 2-VP token lost to the opponent swings 4 VP; before the last turn it may still
+    come back, so the bot keeps K1; in the last turn (G16.7: a gain of at least 3 VP) it
+    plays it."""
+    row = [("L28", True), ("L22", True), ("L05", False)]
+    faces = {"k_face_up": {"P": ["L10", "L16"]}, "n_face_up": {"P": ["L04"]}}
+    early = _king_leads_at_take(row=row, tokens={"P": K}, **faces)
+    assert RULES.bot_order(early, K)["kind"] == "take"
+    last = _king_leads_at_take(row=row, tokens={"P": K}, deck_size=1, **faces)
+    assert RULES.bot_order(last, K) == SHIELD_WALL
+    _after, events = act(last, K, SHIELD_WALL)
+    assert [e.data["stratagem"]["id"] for e in events if e.kind == "stratagem"] == ["K1"]
