@@ -680,6 +680,9 @@ async def board_options(request: Request, code: str) -> Response:
     form = await request.form()
     options: dict[str, Any] = {}
     for key, value in form.items():
+        if key.endswith("[]"):  # a list of checkboxes: every ticked value
+            options[key[:-2]] = [str(v) for v in form.getlist(key) if str(v).strip()]
+            continue
         text = str(value).strip()
         options[key] = int(text) if text.lstrip("-").isdigit() else (text or None)
     return await host_action(request, code, "options", options=options)

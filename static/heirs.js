@@ -161,7 +161,31 @@
       after.textContent = data.after.replace("%(rest)s", rest);
     }
   }
+  // H7.7: the Shadow path's extra step starts where the expedition ends, so the fields it
+  // offers follow the expedition chosen on the sheet.
+  function shadowFields(form) {
+    var chosen = form.querySelector('input[name="expedition"]:checked');
+    if (!chosen) return;
+    var parts = chosen.value.split(":");
+    form.querySelectorAll("select[data-after]").forEach(function (select) {
+      var after;
+      try { after = JSON.parse(select.dataset.after); } catch (e) { return; }
+      var list = after[parts[0]];
+      if (list && !Array.isArray(list)) list = list[parts[1]];
+      list = list || [];
+      var keep = select.value;
+      select.innerHTML = "";
+      list.forEach(function (field) {
+        var option = document.createElement("option");
+        option.value = field; option.textContent = field;
+        select.appendChild(option);
+      });
+      if (list.indexOf(keep) >= 0) select.value = keep;
+      select.disabled = list.length === 0;
+    });
+  }
   function syncSheet(form) {
+    shadowFields(form);
     budget(form);
     var range = form.querySelector('input[name="recruit"]');
     var out = form.querySelector(".hx-recruit-out");

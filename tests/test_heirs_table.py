@@ -307,14 +307,47 @@ def test_the_leak_checks_catch_a_planted_secret() -> None:
         check_json_frame(elsewhere, 1, truth)
 
 
-def test_character_texts_take_the_divisors_from_the_data_in_both_languages() -> None:
-    """The Elf's divisor is tuned data (5); the phone must not show the sheet's 3."""
+def test_character_texts_follow_the_sheet_and_the_games_variants() -> None:
+    """H13.1: the sheet's Elf counts per 3 soldiers; with the variant "Elf per 5 soldiers"
+    the card says 5. The phone reads the divisor from the game's own rules."""
     with i18n.use_language("en"):
-        assert character_text("elf").startswith("+1 attack and defence for every 5 soldiers")
+        assert character_text("elf").startswith("+1 attack and defence for every 3 soldiers")
+        assert character_text("elf", ["elf_per_5"]).startswith(
+            "+1 attack and defence for every 5 soldiers"
+        )
         assert character_text("knight") == "+1 attack for every 2 soldiers"
     with i18n.use_language("cs"):
-        assert character_text("elf").startswith("+1 útok i obrana za každých 5 vojáků")
+        assert character_text("elf").startswith("+1 útok i obrana za každé 3 vojáky")
+        assert character_text("elf", ["elf_per_5"]).startswith(
+            "+1 útok i obrana za každých 5 vojáků"
+        )
         assert character_text("knight") == "+1 útok za každé 2 vojáky"
+
+
+def test_the_host_turns_a_variant_on_and_every_screen_shows_it(client: TestClient) -> None:
+    """H13.1: a variant is the host's choice in the lobby, off by default, recorded in the
+    match's options and shown on the board and on the phones' character cards."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
+    client.cookies.set(f"pecet_host_{code}", host)
+    lobby = client.get(f"/b/{code}").text
+    assert 'data-testid="opt-variants"' in lobby and "Elf per 5 soldiers" in lobby
+    form = {"rounds": "6", "variants[]": ["", "elf_per_5"]}
+    answer = client.post(f"/b/{code}/options", data=form, headers={"HX-Request": "true"})
+    assert answer.status_code < 400, answer.text
+    board = client.get(f"/api/rooms/{code}").json()
+    assert board["options"]["variants"] == ["elf_per_5"]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    live = live_room(client, code)
+    assert live.match.options["variants"] == ["elf_per_5"]
+    assert live.match.state.options["variants"] == ["elf_per_5"]
+    assert "Variant: Elf per 5 soldiers" in client.get(f"/b/{code}").text
+    client.cookies.set(f"pecet_seat_{code}", token)
+    setup = client.get(f"/r/{code}").text
+    if "Elf" in setup:
+        assert "every 5 soldiers" in setup and "every 3 soldiers" not in setup
 
 
 def test_the_order_sheet_keeps_the_heirs_own_purse_in_sight(client: TestClient) -> None:

@@ -157,3 +157,37 @@ def test_real_websockets_against_the_server_process(server: ServerProcess) -> No
     after, board_after, close_code = asyncio.run(session())
     assert after["version"] == 1 and board_after["version"] == 1
     assert close_code == 1008
+
+
+def test_heirs_games_stored_before_the_variants_keep_their_elf(tmp_path: Path) -> None:
+    """H13.1: a Heirs match stored when the Elf counted per 5 soldiers goes on, after the
+    upgrade, with the named variant that keeps it so (its snapshot and its replay)."""
+    from alembic import command
+
+    from app.db import alembic_config, upgrade
+    from engine.registry import get_rules
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    command.upgrade(alembic_config(url), "0005")
+    rules = get_rules("heirs")
+    state = rules.to_json(rules.setup(3, 11, {}))
+    del state["options"]["variants"]  # as stored before variants existed
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        db.execute(
+            "INSERT INTO room (code, game, options, status, host_token_hash, paused, "
+            "created_at, updated_at) VALUES ('ABCD', 'heirs', '{}', 'playing', 'x', 0, "
+            "'2026-11-30', '2026-11-30')"
+        )
+        db.execute(
+            "INSERT INTO match (room_id, number, game, players, seed, options, seats, status, "
+            "version, state, recent_events, ready_seats, created_at, updated_at, fast_forward) "
+            "VALUES (1, 1, 'heirs', '[0, 1, 2]', 11, '{\"timer\": 90}', 3, 'playing', 0, ?, "
+            "'[]', '[]', '2026-11-30', '2026-11-30', 0)",
+            (json.dumps(state),),
+        )
+    upgrade(url)
+    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+        options, stored = db.execute("SELECT options, state FROM match").fetchone()
+    assert json.loads(options) == {"timer": 90, "variants": ["elf_per_5"]}
+    restored = rules.from_json(json.loads(stored))
+    assert restored.options["variants"] == ["elf_per_5"]

@@ -6,7 +6,7 @@ payloads (views, prompts and the events a screen may see) only, never the engine
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app import i18n
@@ -36,6 +36,20 @@ EXCERPT_RADIUS = 2
 # ------------------------------------------------------------------ translated names
 
 
+def variant_name(vid: str) -> str:
+    names = {"elf_per_5": i18n.gettext("Elf per 5 soldiers")}
+    return names.get(vid, vid)
+
+
+def variant_text(vid: str) -> str:
+    texts = {
+        "elf_per_5": i18n.gettext(
+            "The Elf gets +1 attack and defence for every 5 soldiers instead of every 3."
+        )
+    }
+    return texts.get(vid, "")
+
+
 def character_name(cid: str) -> str:
     names = {
         "knight": i18n.gettext("Knight"),
@@ -51,11 +65,12 @@ def character_name(cid: str) -> str:
     return names.get(cid, cid)
 
 
-def character_text(cid: str) -> str:
-    # The per-soldier divisors are tuned data (seeds/heirs/characters.json), so the text
-    # takes them from there instead of repeating them.
-    knight = RULES.content.characters["knight"]["attack_per_soldiers"]
-    elf = RULES.content.characters["elf"]["attack_per_soldiers"]
+def character_text(cid: str, variants: Sequence[str] = ()) -> str:
+    # The per-soldier divisors are data (seeds/heirs/characters.json) that a variant may
+    # change (H13.1), so the text takes them from the game's own rules.
+    characters = RULES.for_variants(list(variants)).content.characters
+    knight = characters["knight"]["attack_per_soldiers"]
+    elf = characters["elf"]["attack_per_soldiers"]
     texts = {
         "knight": i18n.ngettext(
             "+1 attack for every %(n)s soldier", "+1 attack for every %(n)s soldiers", knight
@@ -868,6 +883,7 @@ def phone_context(
     names = seat_names(payload)
     me = view.get("me") or {}
     prompt = payload.get("prompt") or {}
+    variants = list(view.get("variants") or [])
     ctx: JSON = {"me": me, "me_seat": seat}
     ctx["me_colour_hex"] = COLOUR_HEX.get(me.get("colour") or "", NO_COLOUR)
     ctx["me_symbol"] = SYMBOLS.get(me.get("colour") or "", "")
@@ -880,7 +896,7 @@ def phone_context(
             for c in prompt.get("colours", [])
         ]
         ctx["setup_characters"] = [
-            {"id": c, "name": character_name(c), "text": character_text(c)}
+            {"id": c, "name": character_name(c), "text": character_text(c, variants)}
             for c in prompt.get("characters", [])
         ]
     if prompt.get("kind") == "orders":
@@ -925,7 +941,7 @@ def phone_context(
         if lvl
     ]
     ctx["character_label"] = character_name(me.get("character") or "")
-    ctx["character_text"] = character_text(me.get("character") or "")
+    ctx["character_text"] = character_text(me.get("character") or "", variants)
     return ctx
 
 
@@ -1120,6 +1136,18 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
         else ""
     )
     ctx["rounds_option"] = options.get("rounds", 12)
+    chosen = set(options.get("variants") or [])
+    ctx["lobby_variants"] = [
+        {
+            "id": v["id"],
+            "name": variant_name(v["id"]),
+            "text": variant_text(v["id"]),
+            "on": v["id"] in chosen,
+        }
+        for v in RULES.available_variants()
+    ]
+    # H13.1: the variants a game is played with stay in sight on the board and the phones.
+    ctx["variant_names"] = [variant_name(v) for v in (view or {}).get("variants") or []]
     if view is None:
         return ctx
     fields = map_fields(view)
