@@ -341,8 +341,8 @@ def test_the_host_turns_a_variant_on_and_every_screen_shows_it(client: TestClien
     assert board["options"]["variants"] == ["elf_per_5"]
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    assert live.match.options["variants"] == ["elf_per_5"]
-    assert live.match.state.options["variants"] == ["elf_per_5"]
+    assert current_match(live).options["variants"] == ["elf_per_5"]
+    assert current_match(live).state.options["variants"] == ["elf_per_5"]
     assert "Variant: Elf per 5 soldiers" in client.get(f"/b/{code}").text
     client.cookies.set(f"pecet_seat_{code}", token)
     setup = client.get(f"/r/{code}").text
@@ -493,13 +493,13 @@ def test_the_market_card_shows_its_rate(client: TestClient) -> None:
     client.post(f"/api/rooms/{code}/bots", headers=auth(host))
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    setup = RULES.random_order(live.match.state, 0, Rng(3))
+    setup = RULES.random_order(current_match(live).state, 0, Rng(3))
     assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
     deadline = time.monotonic() + 10
-    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+    while (RULES.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
         assert time.monotonic() < deadline, "the round never opened"
         time.sleep(0.02)
-    state = live.match.state
+    state = current_match(live).state
     state.heirs[0].buildings[MARKET] = 1  # Market I, as if built last round
     state.memo.clear()
     client.cookies.set(f"pecet_seat_{code}", token)
@@ -519,15 +519,15 @@ def test_an_heir_beside_the_closed_axis_is_told_why(client: TestClient) -> None:
     client.post(f"/api/rooms/{code}/bots", headers=auth(host))
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    setup = RULES.random_order(live.match.state, 0, Rng(3))
+    setup = RULES.random_order(current_match(live).state, 0, Rng(3))
     assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
     deadline = time.monotonic() + 10
-    while (RULES.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+    while (RULES.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
         assert time.monotonic() < deadline, "the round never opened"
         time.sleep(0.02)
     client.cookies.set(f"pecet_seat_{code}", token)
     assert 'data-testid="axis-closed"' not in client.get(f"/r/{code}").text, "far from it"
-    state = live.match.state
+    state = current_match(live).state
     state.heirs[0].position = RULES.field_index("R1-0")  # type: ignore[attr-defined]
     state.memo.clear()
     prompt = RULES.prompt(state, 0)

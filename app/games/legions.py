@@ -172,7 +172,7 @@ def card_info(card: Mapping[str, Any] | str | None) -> JSON | None:
     if isinstance(card, str):
         from engine.legions import RULES
 
-        legion = RULES.content.legions.get(card)  # type: ignore[attr-defined]
+        legion = RULES.content.legions.get(card)
         if legion is None:
             return {"id": card, "number": "?", "guild": "white", "vp": 0, "banner": False}
         card = {
@@ -204,7 +204,7 @@ def hero_info(hero: Mapping[str, Any] | str) -> JSON:
     if isinstance(hero, str):
         from engine.legions import RULES
 
-        h = RULES.content.heroes[hero]  # type: ignore[attr-defined]
+        h = RULES.content.heroes[hero]
         hero = {"id": h.id, "guild": h.guild, "vp": h.vp, "banner": h.banner}
     return {
         "id": hero["id"],
@@ -689,7 +689,7 @@ def phone_context(
         for option in prompt.get("options", []):
             shown = option_view(prompt, option, view)
             (stratagem_options if shown["stratagem"] else options).append(shown)
-    notes = []
+    notes: list[JSON] = []
     for note in me.get("notes") or []:
         kind = note.get("kind")
         if kind == "heroes_seen":
