@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, Page, Playwright, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -16,8 +16,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-gpu",
 ]
-BOARD_SIZE = {"width": 1920, "height": 1080}
-PHONE_SIZE = {"width": 390, "height": 844}
+BOARD_SIZE: ViewportSize = {"width": 1920, "height": 1080}
+PHONE_SIZE: ViewportSize = {"width": 390, "height": 844}
 SCREENSHOT_TIMEOUT_MS = 60_000
 """Screenshots are artifacts for people, not checks; on two busy cores with four renderers a
 full-page capture can wait far longer than a click should, so it gets its own generous limit."""

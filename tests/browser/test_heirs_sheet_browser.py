@@ -17,7 +17,7 @@ from engine.core import Rng
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
 from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
-from tests.live import live_room
+from tests.live import current_match, live_room
 from tests.play import auth
 
 pytestmark = pytest.mark.browser
@@ -35,10 +35,10 @@ def sheet(client: TestClient) -> Iterator[tuple[TestClient, str, str]]:
     client.post(f"/api/rooms/{code}/bots", headers=auth(host))
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     live = live_room(client, code)
-    setup = HEIRS.random_order(live.match.state, 0, Rng(5))
+    setup = HEIRS.random_order(current_match(live).state, 0, Rng(5))
     assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
     deadline = time.monotonic() + 10
-    while (HEIRS.prompt(live.match.state, 0) or {}).get("kind") != "orders":
+    while (HEIRS.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
         assert time.monotonic() < deadline, "the first round never opened"
         time.sleep(0.02)
     yield client, code, token
@@ -68,11 +68,11 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
 ) -> None:
     client, code, token = sheet
     live = live_room(client, code)
-    heir: Any = live.match.state.heirs[0]
+    heir: Any = current_match(live).state.heirs[0]
     heir.buildings[MARKET] = 1  # Market I: 3 gold for 1 knowledge
     heir.gold, heir.knowledge, heir.people = 40, 0, 3
-    live.match.state.memo.clear()
-    prompt = HEIRS.prompt(live.match.state, 0)
+    current_match(live).state.memo.clear()
+    prompt = HEIRS.prompt(current_match(live).state, 0)
     assert prompt is not None
     ability = next(a for a in prompt["abilities"] if a["cost"] is not None)
     needed = int(ability["cost"])
@@ -83,7 +83,7 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            page = browser.new_page(viewport=PHONE_SIZE)  # type: ignore[arg-type]
+            page = browser.new_page(viewport=PHONE_SIZE)
             open_phone(page, client, code, token)
             learn = page.locator(f'input[name="learn"][value="{ability["id"]}"]')
             assert learn.is_disabled(), "no knowledge before the Market trades"

@@ -197,12 +197,12 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                         assert api_seal(api, code, token)
                 seal_anna(anna)
                 payload = wait_for_show(api, code, round_number)
-                battle = later_battle(payload["playback"])
-                if battle is None or payload["show"]["step"] != 0:
+                hit = later_battle(payload["playback"])
+                if hit is None or payload["show"]["step"] != 0:
                     board.locator("[data-testid=skip-show]").click()
                     expect(board.locator(".hx-board.playing")).to_have_count(0)
                     continue
-                found = (round_number, payload, battle[1])
+                found = (round_number, payload, hit[1])
                 break
             assert found, "no round had a battle after its first step"
             round_number, payload, battle = found
