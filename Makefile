@@ -32,6 +32,7 @@ chromium:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: $(STAMP) chromium lint
 	$(BIN)/pytest -q
