@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from io import BytesIO
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -36,6 +37,7 @@ from app.rooms import (
     RoomNotFound,
     RoomService,
     SeatInfo,
+    name_key,
     normalize_code,
 )
 from engine.core import JSON
@@ -268,6 +270,238 @@ def watch_text(game: str, show: Mapping[str, Any]) -> str:
     return i18n.gettext("Watch the board — turn %(n)s plays out") % {"n": number}
 
 
+# ------------------------------------------------------------------ seats and the night
+
+
+def seconds_since(moment: Any) -> int | None:
+    """Whole seconds from an ISO time of a payload to now (``None`` without a time)."""
+    left = seconds_until(moment)
+    return None if left is None else max(0, int(-left))
+
+
+def seconds_until(moment: Any) -> float | None:
+    """Seconds from now to an ISO time of a payload (negative once past)."""
+    if not moment:
+        return None
+    try:
+        then = datetime.fromisoformat(str(moment))
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return (then - datetime.now(UTC)).total_seconds()
+
+
+def away_text(seconds: int) -> str:
+    """How long a seat has been away, as the board says it (static/pecet.js keeps counting
+    with the same words, which the board carries in ``#away-words``)."""
+    if seconds < 60:
+        return i18n.gettext("away %(n)s s") % {"n": seconds}
+    if seconds < 3600:
+        return i18n.gettext("away %(n)s min") % {"n": seconds // 60}
+    return i18n.gettext("away %(h)s h %(m)s min") % {
+        "h": seconds // 3600,
+        "m": seconds % 3600 // 60,
+    }
+
+
+def presence_of(payload: Mapping[str, Any]) -> dict[int, JSON]:
+    """Room seat → whether a phone is connected; away seats with the seconds they have been
+    away (the board's ticker counts on from there). Bots are always there."""
+    presence: dict[int, JSON] = {}
+    for seat in payload.get("seats") or []:
+        connected = bool(seat.get("connected", True)) or bool(seat.get("bot"))
+        away_for = None if connected else seconds_since(seat.get("away_since"))
+        if not connected and away_for is None:
+            away_for = 0
+        presence[int(seat["seat"])] = {
+            "seat": int(seat["seat"]),
+            "name": seat.get("name", ""),
+            "bot": bool(seat.get("bot")),
+            "connected": connected,
+            "away_for": away_for,
+            "away_text": "" if away_for is None else away_text(away_for),
+        }
+    return presence
+
+
+def tiebreak_text(key: str | None) -> str:
+    """What put a standings row ahead of the next one on equal points (or a shared place)."""
+    texts = {
+        "games_won": i18n.gettext("ahead on won games"),
+        "council": i18n.gettext("ahead on Council points"),
+        "army_strength": i18n.gettext("ahead on army strength"),
+        "victory_points": i18n.gettext("ahead on victory points"),
+        "head_to_head": i18n.gettext("ahead head to head"),
+        "shared": i18n.gettext("shared place"),
+    }
+    return texts.get(key or "", "")
+
+
+def ending_name(ending: str | None) -> str:
+    """How a game with several endings ended (Heirs: H19)."""
+    names = {
+        "throne": i18n.gettext("Throne"),
+        "last_survivor": i18n.gettext("Last survivor"),
+        "council": i18n.gettext("Council"),
+    }
+    return names.get(ending or "", ending or "")
+
+
+def stage_text(stage: Mapping[str, Any]) -> str:
+    game = game_name(str(stage.get("game")))
+    if stage.get("round_robin"):
+        matches = int(stage.get("matches") or 0)
+        return i18n.ngettext(
+            "%(game)s round robin (%(num)s game)",
+            "%(game)s round robin (%(num)s games)",
+            matches,
+        ) % {"game": game, "num": matches}
+    return game
+
+
+def plan_text(tournament: Mapping[str, Any], players: int) -> str:
+    """The night's plan as the lobby shows it: "3 players · Hidden Leaders Duel round robin
+    (3 games) → Heirs of the Axis"; a list played several times says so once."""
+    stages = list(tournament.get("stages") or [])
+    rounds = max(1, int(tournament.get("rounds") or 1))
+    games = len(tournament.get("games") or []) or len(stages)
+    one_round = stages[:games] if rounds > 1 and len(stages) == games * rounds else stages
+    chain = " → ".join(stage_text(s) for s in one_round)
+    parts = [i18n.ngettext("%(num)s player", "%(num)s players", players) % {"num": players}]
+    if rounds > 1 and one_round is not stages:
+        text = i18n.ngettext("%(num)s round of: %(chain)s", "%(num)s rounds of: %(chain)s", rounds)
+        parts.append(text % {"num": rounds, "chain": chain})
+    else:
+        parts.append(chain)
+    total = night_total(tournament)
+    parts.append(i18n.ngettext("%(num)s game", "%(num)s games", total) % {"num": total})
+    if tournament.get("final_double"):
+        parts.append(i18n.gettext("Final ×2"))
+    return " · ".join(parts)
+
+
+def night_total(tournament: Mapping[str, Any]) -> int:
+    """How many matches the night has: before the start, as planned for the people seated
+    now (a round robin's pairings counted), never fewer than the server counts."""
+    planned = sum(int(s.get("matches") or 0) for s in tournament.get("stages") or [])
+    return max(planned, int(tournament.get("total") or 0))
+
+
+def standings_screen(tournament: Mapping[str, Any] | None) -> JSON:
+    """Whether the board shows the standings now, and in how many seconds the result gives
+    way to them (the host may show them at once or dismiss them)."""
+    if not tournament or not tournament.get("played"):
+        return {"shown": False, "in": None, "mode": "auto"}
+    mode = str(tournament.get("standings_mode") or "auto")
+    if mode == "shown":
+        return {"shown": True, "in": None, "mode": mode}
+    if mode == "hidden":
+        return {"shown": False, "in": None, "mode": mode}
+    left = seconds_until(tournament.get("standings_at"))
+    if left is None or left <= 0:
+        return {"shown": True, "in": None, "mode": mode}
+    return {"shown": False, "in": round(left, 1), "mode": mode}
+
+
+def prediction_rows(payload: Mapping[str, Any]) -> list[JSON]:
+    """The newest match's predictions with names: revealed (winner, ending, right or wrong,
+    points) once the match is over, only who predicted while it runs."""
+    names = {int(s["seat"]): str(s.get("name", "")) for s in payload.get("seats") or []}
+    rows = []
+    for row in payload.get("predictions") or []:
+        seat = int(row["seat"])
+        revealed = "winner" in row
+        winner = row.get("winner")
+        rows.append(
+            {
+                "seat": seat,
+                "name": names.get(seat, str(seat)),
+                "revealed": revealed,
+                "winner": winner,
+                "winner_name": names.get(int(winner), "") if winner is not None else "",
+                "ending": row.get("ending"),
+                "ending_name": ending_name(row.get("ending")) if row.get("ending") else "",
+                "right_winner": bool(row.get("right_winner")),
+                "right_ending": bool(row.get("right_ending")),
+                "points": int(row.get("points") or 0),
+            }
+        )
+    return rows
+
+
+def oracle_rows(payload: Mapping[str, Any]) -> list[JSON]:
+    names = {int(s["seat"]): str(s.get("name", "")) for s in payload.get("seats") or []}
+    tournament = payload.get("tournament") or {}
+    return [
+        {"seat": int(r["seat"]), "name": names.get(int(r["seat"]), ""), "points": r["points"]}
+        for r in tournament.get("oracle") or []
+    ]
+
+
+def prediction_offer(payload: Mapping[str, Any]) -> JSON | None:
+    """A watcher's prediction card: the match, its players by name, the endings to pick
+    from (Heirs) and the current pick."""
+    offer = payload.get("prediction")
+    if not offer:
+        return None
+    names = {int(s["seat"]): str(s.get("name", "")) for s in payload.get("seats") or []}
+    return {
+        "match": offer.get("match"),
+        "game": offer.get("game"),
+        "next": offer.get("match") != payload.get("match"),
+        "players": [{"seat": int(p), "name": names.get(int(p), str(p))} for p in offer["players"]],
+        "endings": [{"id": e, "name": ending_name(e)} for e in offer.get("endings") or []],
+        "winner": offer.get("winner"),
+        "ending": offer.get("ending"),
+        "winner_name": names.get(int(offer["winner"]), "")
+        if offer.get("winner") is not None
+        else "",
+        "ending_name": ending_name(offer.get("ending")) if offer.get("ending") else "",
+    }
+
+
+def night_lobby(game: str, payload: Mapping[str, Any]) -> JSON:
+    """A night that seats more than the lobby's game (a duel game with 3 or more players is
+    a round robin): the game's own seat notes (player A at the bottom edge…) would mislead."""
+    most = int(payload.get("max_players") or 0)
+    if not payload.get("tournament") or most <= get_rules(game).info.max_players:
+        return {}
+    hint = i18n.gettext(
+        "A duel game with more than two players is a round robin: every pairing plays once on "
+        "the board while the others watch and predict the winner."
+    )
+    return {"seat_notes": {}, "board_lobby_hint": hint, "phone_lobby_hint": hint}
+
+
+def night_context(payload: Mapping[str, Any]) -> JSON:
+    """What the screens show about the seats and the night, beside the game: presence, the
+    plan, the standings screen, predictions and oracle points. Call inside
+    ``i18n.use_language``."""
+    tournament = payload.get("tournament") or None
+    presence = {} if payload.get("replaying") else presence_of(payload)
+    players = [int(p["seat"]) for p in payload.get("players") or []]
+    seated = len(payload.get("seats") or [])
+    return {
+        "presence": presence,
+        "engine_presence": {i: presence[p] for i, p in enumerate(players) if p in presence},
+        "watchers": [presence[s] for s in presence if players and s not in players],
+        "away_words": {
+            "s": i18n.gettext("away %(n)s s"),
+            "min": i18n.gettext("away %(n)s min"),
+            "h": i18n.gettext("away %(h)s h %(m)s min"),
+        },
+        "plan_text": plan_text(tournament, seated) if tournament else "",
+        "night_total": night_total(tournament) if tournament else 0,
+        "standings_screen": standings_screen(tournament),
+        "prediction_rows": prediction_rows(payload),
+        "oracle_rows": oracle_rows(payload),
+        "prediction_offer": prediction_offer(payload),
+        "tiebreak_text": tiebreak_text,
+        "stage_text": stage_text,
+    }
+
+
 # ------------------------------------------------------------------ fragments
 
 
@@ -279,6 +513,8 @@ def phone_context(game: str, payload: JSON, lang: str, *, replay: bool = False) 
     with i18n.use_language(lang):  # the context holds translated labels too
         game_context = screens_for(game).context(shown, seat)
         log = log_context(game, shown, seat, replay=replay)
+        night = night_context(shown)
+        lobby = night_lobby(game, shown)
     return {
         "room": shown,
         "game": game,
@@ -286,6 +522,8 @@ def phone_context(game: str, payload: JSON, lang: str, *, replay: bool = False) 
         "prompt": shown.get("prompt"),
         **game_context,
         **log,
+        **night,
+        **lobby,
         **outcome_context(shown),
     }
 
@@ -295,8 +533,18 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
         "fragments/phone_view.html",
         lang,
         code=live.code,
+        my_pin=seat_pin(live, payload),
         **phone_context(live.game, payload, lang),
     )
+
+
+def seat_pin(live: LiveRoom, payload: Mapping[str, Any]) -> str:
+    """The phone's own seat PIN, to come back from another phone (only its own seat's)."""
+    you = payload.get("you") or {}
+    seat = next(
+        (s for s in getattr(live, "seats", None) or [] if s.position == you.get("seat")), None
+    )
+    return seat.pin if seat is not None else ""
 
 
 def board_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:
@@ -305,7 +553,17 @@ def board_context(game: str, payload: JSON, lang: str, *, replay: bool = False) 
     with i18n.use_language(lang):
         game_context = screens_for(game).context(shown, None)
         log = log_context(game, shown, None, replay=replay)
-    return {"room": shown, "game": game, **game_context, **log, **outcome_context(shown)}
+        night = night_context(shown)
+        lobby = night_lobby(game, shown)
+    return {
+        "room": shown,
+        "game": game,
+        **game_context,
+        **log,
+        **night,
+        **lobby,
+        **outcome_context(shown),
+    }
 
 
 def render_board_view(
@@ -407,10 +665,16 @@ def set_cookie(response: Response, name: str, value: str) -> None:
     )
 
 
-def page(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+def page(
+    request: Request,
+    template: str,
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
+    **context: Any,
+) -> HTMLResponse:
     lang = request_language(request)
     html = render(template, lang, path=request.url.path, **context)
-    return HTMLResponse(html, status_code=status_code)
+    return HTMLResponse(html, status_code=status_code, headers=headers)
 
 
 def index_page(
@@ -419,23 +683,40 @@ def index_page(
     code: str = "",
     name: str = "",
     error: str | None = None,
+    error_code: str | None = None,
     host_error: str | None = None,
     status_code: int = 200,
     resume: SeatInfo | None = None,
     forget_seat: str | None = None,
+    reclaim_error: str | None = None,
+    come_back: bool = False,
+    headers: Mapping[str, str] | None = None,
 ) -> HTMLResponse:
+    """The start page: join, come back to a seat (name and PIN), host.
+
+    ``come_back`` opens the come-back form: a phone whose seat is played elsewhere now, a
+    refused join of a game that has started, a wrong PIN."""
     return page(
         request,
         "index.html",
         status_code=status_code,
+        headers=headers,
         code=code,
         name=name,
         error=error,
+        error_code=error_code,
         host_error=host_error,
         games=[(g, get_rules(g).info) for g in available_games()],
         resume=resume,
         forget_seat=forget_seat,
+        reclaim_error=reclaim_error,
+        come_back=come_back or bool(reclaim_error) or error_code in COME_BACK_CODES,
     )
+
+
+COME_BACK_CODES = ("started", "name_taken", "full")
+"""Join refusals after which the join page offers the come-back form: the player may be
+someone who already sits here, on a new phone."""
 
 
 async def seat_from_cookie(request: Request, live: LiveRoom) -> tuple[SeatInfo | None, str]:
@@ -461,15 +742,19 @@ async def switch_language(lang: str, next: str = "/") -> RedirectResponse:
 
 
 @router.get("/j/{code}", response_class=HTMLResponse)
-async def join_link(request: Request, code: str) -> HTMLResponse:
-    """The join URL the board's QR code encodes: the join form with the code filled in."""
+async def join_link(request: Request, code: str, back: int = 0, name: str = "") -> HTMLResponse:
+    """The join URL the board's QR code encodes: the join form with the code filled in.
+    ``back=1`` (a phone whose seat is played elsewhere now) opens the come-back form, with
+    the ``name`` filled in."""
     code = clean_code(code)
     try:
         live = await rooms_of(request).room(code)
     except RoomNotFound as missing:
         return index_page(request, code=code, error=missing.detail, status_code=404)
     seat, _token = await seat_from_cookie(request, live)
-    return index_page(request, code=live.code, resume=seat)
+    return index_page(
+        request, code=live.code, name=name[:NAME_MAX], resume=seat, come_back=bool(back)
+    )
 
 
 @router.post("/join", response_class=HTMLResponse)
@@ -493,11 +778,84 @@ async def join(request: Request, code: str = Form(""), name: str = Form("")) -> 
             code=typed_code,
             name=typed_name,
             error=translate_room_error(refusal, request_language(request)),
+            error_code=refusal.code,
             status_code=refusal.status,
         )
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), token)
     return response
+
+
+@router.post("/reclaim", response_class=HTMLResponse)
+async def reclaim(
+    request: Request, code: str = Form(""), name: str = Form(""), pin: str = Form("")
+) -> Response:
+    """Come back to my seat: name and seat PIN give the seat to this phone, mid-game too
+    (the old phone is signed out), and it lands on the seat like after a join."""
+    typed_code, typed_name = code, name
+    code = clean_code(code)
+    lang = request_language(request)
+    if not code:
+        with i18n.use_language(lang):
+            message = i18n.gettext("Enter the 4-letter room code shown on the board.")
+        return index_page(
+            request, code=typed_code, name=typed_name, reclaim_error=message, status_code=422
+        )
+    live: LiveRoom | None = None
+    try:
+        live = await rooms_of(request).room(code)
+        seated = await rooms_of(request).reclaim(code, name, pin)
+    except RoomError as refusal:
+        return index_page(
+            request,
+            code=typed_code,
+            name=typed_name,
+            reclaim_error=translate_reclaim_error(refusal, lang, seat_name_as_shown(live, name)),
+            status_code=refusal.status,
+            headers={"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None,
+        )
+    response = RedirectResponse(f"/r/{live.code}", status_code=303)
+    set_cookie(response, SEAT_COOKIE.format(code=live.code), seated.token)
+    return response
+
+
+def seat_name_as_shown(live: LiveRoom | None, typed: str) -> str:
+    """The name of the seat a typed name stands for, as the board shows it."""
+    key = name_key(typed)
+    seats = live.seats if live is not None else []
+    return next((s.name for s in seats if name_key(s.name) == key), " ".join(typed.split()))
+
+
+def translate_reclaim_error(refusal: RoomError, lang: str, name: str) -> str:
+    """Why the come-back form was refused, in the page's language."""
+    shown = " ".join(name.split())
+    with i18n.use_language(lang):
+        if refusal.code == "wrong_pin":
+            return i18n.gettext(
+                "That PIN does not match %(name)s's seat. The host sees every seat's PIN in "
+                "the board's host menu."
+            ) % {"name": shown}
+        if refusal.code == "no_such_name":
+            return i18n.gettext(
+                "Nobody called %(name)s sits in this room. Type your name as the board shows it."
+            ) % {"name": shown}
+        if refusal.code == "too_many_tries":
+            wait = max(1, int(refusal.retry_after or 60))
+            if wait < 60:
+                text = i18n.ngettext(
+                    "Too many wrong PINs for this seat. Try again in %(num)s second.",
+                    "Too many wrong PINs for this seat. Try again in %(num)s seconds.",
+                    wait,
+                )
+                return text % {"num": wait}
+            minutes = -(-wait // 60)
+            text = i18n.ngettext(
+                "Too many wrong PINs for this seat. Try again in %(num)s minute.",
+                "Too many wrong PINs for this seat. Try again in %(num)s minutes.",
+                minutes,
+            )
+            return text % {"num": minutes}
+    return translate_room_error(refusal, lang)
 
 
 def translate_room_error(refusal: RoomError, lang: str) -> str:
@@ -552,6 +910,7 @@ async def phone(request: Request, code: str) -> Response:
         lang,
         code=live.code,
         token=token,
+        seat_name=seat.name,
         socket_url=socket_url,
         view_html=Markup(render_phone_view(live, payload, lang)),
         path=request.url.path,
@@ -572,6 +931,41 @@ async def restore_seat(request: Request, code: str, token: str = Form("")) -> Re
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), token)
     return response
+
+
+@router.post("/r/{code}/predict")
+async def phone_predict(
+    request: Request, code: str, winner: str = Form(""), ending: str = Form("")
+) -> Response:
+    """A watcher's prediction from its phone: who wins and, in Heirs, how it ends. htmx
+    gets 204 (the websocket redraws the card with the pick); a pick still missing its other
+    half is kept in the page until it is complete."""
+    code = clean_code(code)
+    rooms = rooms_of(request)
+    lang = request_language(request)
+    try:
+        live = await rooms.room(code)
+        seat, token = await seat_from_cookie(request, live)
+        if seat is None:
+            return RedirectResponse(f"/j/{live.code}", status_code=303)
+        offer = rooms.seat_payload(live, seat).get("prediction")
+        endings = list((offer or {}).get("endings") or [])
+        if not winner.strip().lstrip("-").isdigit() or (endings and not ending):
+            return Response(status_code=204)  # half a pick: wait for the other half
+        await rooms.predict(code, token, int(winner), ending or None)
+    except RoomError as refusal:
+        with i18n.use_language(lang):
+            detail = (
+                i18n.gettext("Predictions close when the match's first round is played.")
+                if refusal.code == "no_prediction"
+                else refusal.detail
+            )
+        if request.headers.get("HX-Request"):
+            return PlainTextResponse(detail, status_code=refusal.status)
+        return page(request, "missing.html", status_code=refusal.status, code=code, detail=detail)
+    if request.headers.get("HX-Request"):
+        return Response(status_code=204)
+    return RedirectResponse(f"/r/{code}", status_code=303)
 
 
 # ------------------------------------------------------------------ routes: board
@@ -597,7 +991,7 @@ async def board(request: Request, code: str) -> Response:
         query["host"] = host_token
     socket_url = f"/ws/rooms/{live.code}/board?" + urlencode(query)
     view_html = render_board_view(
-        live, rooms.board_payload(live), lang, host=is_host, join_url=join_url
+        live, rooms.board_payload(live, host=is_host), lang, host=is_host, join_url=join_url
     )
     html = render(
         "board.html",
@@ -648,6 +1042,8 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
             await rooms.set_tournament(code, token, params.get("tournament"))
         elif action == "skip":
             await rooms.skip_show(code, token, to_the_end=bool(params.get("all")))
+        elif action == "standings":
+            await rooms.set_standings(code, token, bool(params.get("shown")))
     except RoomError as refusal:
         if request.headers.get("HX-Request"):
             return PlainTextResponse(refusal.detail, status_code=refusal.status)
@@ -706,7 +1102,10 @@ async def board_tournament(request: Request, code: str) -> Response:
     plan: dict[str, Any] | None = None
     if form.get("mode") != "single":
         games = [str(g) for g in form.getlist("games") if g]
-        plan = {"games": games} if games else {"count": _form_int(form.get("count"), 3)}
+        if games:  # the list of games, played "rounds" times over
+            plan = {"games": games, "rounds": _form_int(form.get("rounds"), 1)}
+        else:  # the room's own game, "count" (or "rounds") times
+            plan = {"count": _form_int(form.get("count") or form.get("rounds"), 3)}
         plan["final_double"] = form.get("final_double") == "1"
         plan["catch_up"] = form.get("catch_up") == "1"
     return await host_action(request, code, "tournament", tournament=plan)
@@ -722,6 +1121,13 @@ def _form_int(raw: Any, default: int) -> int:
 @router.post("/b/{code}/again")
 async def board_again(request: Request, code: str) -> Response:
     return await host_action(request, code, "again")
+
+
+@router.post("/b/{code}/standings")
+async def board_standings(request: Request, code: str, shown: int = Form(1)) -> Response:
+    """Host, between games: show the standings now (``shown=1``) or dismiss them and go
+    back to the result (``shown=0``)."""
+    return await host_action(request, code, "standings", shown=shown)
 
 
 @router.post("/b/{code}/show/skip")

@@ -98,6 +98,64 @@
     });
   }
 
+  // A panel that shows something not everybody should read for long (the seat PINs on the
+  // TV, a phone's own PIN, the host menu): opened by a tap, it stays open across the frames
+  // that redraw the page for data-open-for seconds, then closes by itself.
+  function openKey(box) { return "pecet_open_until_" + box.dataset.openKey; }
+  function keepOpenBriefly(root, now) {
+    root.querySelectorAll("details[data-open-for]").forEach(function (box) {
+      var until = 0;
+      try { until = parseFloat(sessionStorage.getItem(openKey(box)) || "0"); } catch (e) { /* fine */ }
+      if (!until) return;
+      if (now < until) { box.open = true; return; }
+      box.open = false;
+      try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
+    });
+  }
+  document.addEventListener("click", function (evt) {
+    var summary = evt.target.closest && evt.target.closest("details[data-open-for] > summary");
+    if (!summary) return;
+    var box = summary.parentElement;  // the click toggles it after this handler
+    try {
+      if (box.open) sessionStorage.removeItem(openKey(box));
+      else sessionStorage.setItem(openKey(box), String(Date.now() + 1000 * parseFloat(box.dataset.openFor)));
+    } catch (e) { /* no storage: it closes with the next frame */ }
+  });
+
+  // ---------------------------------------------------------------- the board's clocks
+  // A seat away for a while: the board says "away 2 min" and counts on without a reload.
+  // Times come as seconds at the moment a frame arrived (no clock of the TV is trusted).
+  function tickAway(now) {
+    var words = document.getElementById("away-words");
+    if (!words) return;
+    document.querySelectorAll("[data-away-for]").forEach(function (chip) {
+      if (chip._t0 === undefined) chip._t0 = now;
+      var away = Math.floor(parseFloat(chip.dataset.awayFor || "0") + (now - chip._t0) / 1000);
+      var text;
+      if (away < 60) text = words.dataset.s.replace("%(n)s", away);
+      else if (away < 3600) text = words.dataset.min.replace("%(n)s", Math.floor(away / 60));
+      else text = words.dataset.h.replace("%(h)s", Math.floor(away / 3600)).replace("%(m)s", Math.floor(away % 3600 / 60));
+      var label = chip.querySelector(".presence-text");
+      if (label && label.textContent !== text) label.textContent = text;
+    });
+  }
+  // Between games the result stays on the TV, then the standings take over (unless the host
+  // already showed or dismissed them).
+  function tickStandings(now) {
+    document.querySelectorAll("[data-standings-in]").forEach(function (overlay) {
+      if (overlay._t0 === undefined) overlay._t0 = now;
+      if (!overlay.hidden) return;
+      if ((now - overlay._t0) / 1000 >= parseFloat(overlay.dataset.standingsIn || "0")) {
+        overlay.hidden = false;
+        overlay.classList.add("appear");
+        var show = document.querySelector("[data-testid=standings-show]");
+        if (show) show.hidden = true;
+      }
+    });
+  }
+  function tick() { var now = Date.now(); tickAway(now); tickStandings(now); keepOpenBriefly(document, now); }
+  setInterval(tick, 1000);
+
   // ---------------------------------------------------------------- websocket life
   var socket = null, connected = false, connectedOnce = false;
   function showConnection(on) {
@@ -114,7 +172,9 @@
     if (code === 1008 && body.dataset.joinUrl) {  // the seat is gone: join again
       // Forget its token first, or the join page would try to restore the dead seat.
       try { localStorage.removeItem(seatKey(body.dataset.seatCode)); } catch (e) { /* no storage */ }
-      setTimeout(function () { window.location.href = body.dataset.joinUrl; }, 2500);
+      // The join page then offers "Come back to my seat" with the name filled in.
+      var back = body.dataset.joinUrl + "?back=1&name=" + encodeURIComponent(body.dataset.seatName || "");
+      setTimeout(function () { window.location.href = back; }, 2500);
       return;
     }
     if (connectedOnce) showConnection(true);
@@ -142,6 +202,7 @@
     watching = now;
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
+    tick();
     noticeWatch();
     keepOpen(document);
     scrollLogs(document);
@@ -164,7 +225,15 @@
   // ---------------------------------------------------------------- host controls and errors
   document.addEventListener("htmx:responseError", function (evt) {
     var flash = document.getElementById("board-flash");
-    if (!flash) return;
+    if (!flash) {  // a phone: its error line
+      var line = document.getElementById("phone-error");
+      if (!line) return;
+      line.className = "phone-error show";
+      line.setAttribute("role", "alert");
+      line.textContent = evt.detail.xhr.responseText || "Error";
+      setTimeout(function () { line.classList.remove("show"); }, 5000);
+      return;
+    }
     flash.textContent = evt.detail.xhr.responseText || "Error";
     flash.classList.add("show");
     setTimeout(function () { flash.classList.remove("show"); }, 5000);
@@ -178,6 +247,7 @@
 
   remember();
   restoreOrForget();
+  tick();
   keepOpen(document);
   scrollLogs(document);
   setupForms(document);
