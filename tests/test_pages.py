@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -834,3 +835,492 @@ def test_the_host_skips_the_show_from_the_board(client: TestClient) -> None:
     client.cookies.clear()
     refused = client.post(f"/b/{code}/show/skip", data={"all": "0"}, headers={"HX-Request": "true"})
     assert refused.status_code == 401
+
+
+# ------------------------------------------------------------------ seats that survive (issue 10)
+
+
+HX = {"HX-Request": "true"}
+"""What htmx sends with a form it posts."""
+
+
+def joined_seat(client: TestClient, code: str, name: str) -> dict[str, Any]:
+    response = client.post(f"/api/rooms/{code}/seats", json={"name": name})
+    assert response.status_code == 201, response.text
+    seat: dict[str, Any] = response.json()
+    return seat
+
+
+def test_the_come_back_form_gives_the_seat_to_this_phone(client: TestClient) -> None:
+    code, host_token, tokens = started_room(client)
+    bob_pin = client.get(
+        f"/api/rooms/{code}", headers={"Authorization": f"Bearer {host_token}"}
+    ).json()["pins"]["1"]
+    client.cookies.clear()
+    start = client.get("/")
+    assert 'id="reclaim-form"' in start.text and "Come back to my seat" in start.text
+    back = client.post(
+        "/reclaim",
+        data={"code": code.lower(), "name": " bob ", "pin": bob_pin},
+        follow_redirects=False,
+    )
+    assert back.status_code == 303 and back.headers["location"] == f"/r/{code}"
+    token = back.cookies[f"pecet_seat_{code}"]
+    assert token and token != tokens[1]
+    phone = client.get(f"/r/{code}")
+    assert phone.status_code == 200
+    assert f'data-seat-token="{token}"' in phone.text  # kept in local storage too
+    assert f'data-testid="seat-pin">{bob_pin}<' in phone.text
+    old = client.get(f"/api/rooms/{code}/me", headers={"Authorization": f"Bearer {tokens[1]}"})
+    assert old.status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("lang", "wrong", "nobody", "locked"),
+    [
+        (
+            "en",
+            "That PIN does not match Bob's seat.",
+            "Nobody called Zoe sits in this room.",
+            "Too many wrong PINs for this seat. Try again in 10 minutes.",
+        ),
+        (
+            "cs",
+            "Tenhle PIN k místu hráče Bob nepatří.",
+            "Nikdo jménem Zoe v této místnosti nesedí.",
+            "Příliš mnoho špatných PINů pro toto místo. Zkuste to znovu za 10 minut.",
+        ),
+    ],
+)
+def test_the_come_back_form_explains_each_refusal(
+    client: TestClient, lang: str, wrong: str, nobody: str, locked: str
+) -> None:
+    code, _host = host_room(client)
+    pin = joined_seat(client, code, "Bob")["pin"]
+    client.cookies.set("pecet_lang", lang)
+    bad = "0000" if pin != "0000" else "1111"
+    refused = client.post("/reclaim", data={"code": code, "name": "bob", "pin": bad})
+    assert refused.status_code == 403
+    assert wrong in unescape(refused.text)
+    assert 'data-testid="reclaim-error"' in refused.text
+    assert f'value="{code}"' in refused.text and 'value="bob"' in refused.text
+    assert re.search(r'id="come-back"[^>]* open', refused.text), "the form stays open"
+    unknown = client.post("/reclaim", data={"code": code, "name": "Zoe", "pin": pin})
+    assert unknown.status_code == 404 and nobody in unknown.text
+    for _ in range(4):
+        client.post("/reclaim", data={"code": code, "name": "Bob", "pin": bad})
+    blocked = client.post("/reclaim", data={"code": code, "name": "Bob", "pin": pin})
+    assert blocked.status_code == 429
+    assert locked in blocked.text
+    assert 0 < int(blocked.headers["Retry-After"]) <= 600
+    no_room = client.post("/reclaim", data={"code": "QQQQ", "name": "Bob", "pin": pin})
+    assert no_room.status_code == 404
+
+
+def test_the_wait_after_wrong_pins_is_said_in_seconds_or_minutes() -> None:
+    from app.pages import translate_reclaim_error
+    from app.rooms import TooManyTries
+
+    def refusal(seconds: int) -> TooManyTries:
+        return TooManyTries("locked", code="too_many_tries", retry_after=seconds)
+
+    assert "Try again in 45 seconds." in translate_reclaim_error(refusal(45), "en", "Bob")
+    assert "Try again in 1 minute." in translate_reclaim_error(refusal(60), "en", "Bob")
+    assert "Try again in 3 minutes." in translate_reclaim_error(refusal(121), "en", "Bob")
+    assert "za 3 minuty." in translate_reclaim_error(refusal(150), "cs", "Bob")
+    assert "za 45 sekund." in translate_reclaim_error(refusal(45), "cs", "Bob")
+
+
+def test_a_started_game_offers_the_come_back_form(client: TestClient) -> None:
+    code, _host, _tokens = started_room(client)
+    client.cookies.clear()
+    refused = client.post("/join", data={"code": code, "name": "Bob"})
+    assert refused.status_code == 409
+    assert "This game has already started." in refused.text
+    assert 'data-testid="come-back-hint"' in refused.text
+    assert re.search(r'id="come-back"[^>]* open', refused.text)
+    form = refused.text[refused.text.index('id="reclaim-form"') :]
+    assert f'value="{code}"' in form and 'value="Bob"' in form and 'name="pin"' in form
+    client.cookies.set("pecet_lang", "cs")
+    czech = client.post("/join", data={"code": code, "name": "Bob"})
+    assert "Tato hra už začala." in czech.text and "Vrátit se na své místo" in czech.text
+
+
+def test_a_phone_signed_out_of_its_seat_is_told_how_to_come_back(client: TestClient) -> None:
+    code, host_token, tokens = started_room(client)
+    bob_pin = client.get(
+        f"/api/rooms/{code}", headers={"Authorization": f"Bearer {host_token}"}
+    ).json()["pins"]["1"]
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}&format=html") as ws:
+        assert f'data-testid="seat-pin">{bob_pin}<' in ws.receive_text()
+        taken = client.post(f"/api/rooms/{code}/reclaim", json={"name": "Bob", "pin": bob_pin})
+        assert taken.status_code == 200
+        told = receive_until(ws, lambda h: 'data-error-code="kicked"' in h)
+    assert "played elsewhere now" in told
+    assert f'href="/j/{code}?back=1"' in told and "Come back with your name and seat PIN" in told
+    page = client.get(f"/j/{code}?back=1&name=Bob")
+    assert 'data-testid="come-back-note"' in page.text
+    assert re.search(r'id="come-back"[^>]* open', page.text)
+    assert 'id="back-name" name="name" value="Bob"' in page.text
+    assert "data-restore-code" not in page.text  # the dead token is not tried again
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    phone_page = client.get(f"/r/{code}")
+    assert 'data-seat-name="Alice"' in phone_page.text  # the name the join page gets back
+
+
+def test_the_phone_shows_its_pin_in_the_lobby_in_game_and_between_games(
+    client: TestClient,
+) -> None:
+    from app.pages import render_phone_view
+
+    code, _host = host_room(client)
+    seat = joined_seat(client, code, "Alice")
+    client.cookies.set(f"pecet_seat_{code}", seat["token"])
+    lobby = client.get(f"/r/{code}")
+    assert f'data-testid="seat-pin">{seat["pin"]}<' in lobby.text
+    assert "use it to come back from another phone" in lobby.text
+    assert re.search(r'<details class="my-seat" data-testid="my-seat"', lobby.text), "a tap"
+    live: Any = SimpleNamespace(
+        game="hidden_leaders",
+        code="ABCD",
+        seats=[SimpleNamespace(position=0, pin="4821"), SimpleNamespace(position=1, pin="0007")],
+    )
+    between = render_phone_view(live, finished_payload(1), "cs")
+    assert 'data-testid="seat-pin">0007<' in between and "4821" not in between
+
+
+def test_the_host_board_lists_the_pins_and_a_guest_board_does_not(client: TestClient) -> None:
+    code, host_token = host_room(client)
+    pins = [joined_seat(client, code, name)["pin"] for name in ("Alice", "Bob")]
+    board = client.get(f"/b/{code}")
+    assert 'data-testid="pins"' in board.text
+    for seat, pin in enumerate(pins):
+        assert f'data-testid="pin-{seat}">{pin}<' in board.text
+    client.post(f"/b/{code}/start", headers=HX)
+    in_game = client.get(f"/b/{code}")
+    assert f'data-testid="pin-1">{pins[1]}<' in in_game.text  # in the host menu
+    with client.websocket_connect(f"/ws/rooms/{code}/board?format=html&host={host_token}") as ws:
+        assert f'data-testid="pin-0">{pins[0]}<' in ws.receive_text()
+    client.cookies.clear()
+    guest = client.get(f"/b/{code}")
+    assert 'data-testid="pins"' not in guest.text and 'data-testid="pin-' not in guest.text
+    with client.websocket_connect(f"/ws/rooms/{code}/board?format=html") as ws:
+        assert 'data-testid="pins"' not in ws.receive_text()
+
+
+def lobby_payload(**room: Any) -> dict[str, Any]:
+    """A lobby of three as the board's payload; Bob's phone left 2½ minutes ago."""
+    from datetime import UTC, datetime, timedelta
+
+    left = (datetime.now(UTC) - timedelta(seconds=150)).isoformat()
+    payload: dict[str, Any] = {
+        "code": "ABCD",
+        "game": "heirs",
+        "status": "lobby",
+        "seats": [
+            {"seat": 0, "name": "Alice", "bot": False, "connected": True, "away_since": None},
+            {"seat": 1, "name": "Bob", "bot": False, "connected": False, "away_since": left},
+            {"seat": 2, "name": "Bot 1", "bot": True, "connected": True, "away_since": None},
+        ],
+        "min_players": 2,
+        "max_players": 6,
+        "match": None,
+        "outcome": None,
+        "ready": [],
+        "options": {},
+        "view": None,
+        "tournament": None,
+    }
+    payload.update(room)
+    return payload
+
+
+def test_the_board_shows_each_seat_connected_or_away() -> None:
+    from app.pages import render_board_view
+
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    html = render_board_view(live, lobby_payload(), "en", host=False, join_url="x")
+    away = re.search(r'<span class="presence away[^"]*"[^>]*data-seat="1"[^>]*>', html)
+    assert away is not None
+    seconds = int(re.search(r'data-away-for="(\d+)"', away.group(0)).group(1))  # type: ignore[union-attr]
+    assert 149 <= seconds <= 160
+    assert "away 2 min" in html
+    assert 'data-presence="on" data-seat="0"' in html
+    assert re.findall(r'data-testid="presence"[^>]*data-seat="(\d)"', html) == ["0", "1"]
+    assert 'id="away-words"' in html and 'data-min="away %(n)s min"' in html
+    czech = render_board_view(live, lobby_payload(), "cs", host=False, join_url="x")
+    assert "pryč 2 min" in czech
+
+
+def night_payload(**tournament: Any) -> dict[str, Any]:
+    """Three players after the first pairing of a round robin: Cid won, Ben lost with more
+    army strength than Ann, who watched and predicted Cid."""
+    from datetime import UTC, datetime, timedelta
+
+    later = (datetime.now(UTC) + timedelta(seconds=15)).isoformat()
+    plan: dict[str, Any] = {
+        "games": ["hidden_leaders", "heirs"],
+        "rounds": 1,
+        "final_double": False,
+        "catch_up": False,
+        "played": 1,
+        "total": 4,
+        "stages": [
+            {"game": "hidden_leaders", "matches": 3, "round_robin": True},
+            {"game": "heirs", "matches": 1, "round_robin": False},
+        ],
+        "standings": [
+            {"seat": 2, "points": 1, "per_game": [1], "place": 1, "tiebreak": None},
+            {"seat": 1, "points": 0, "per_game": [0], "place": 2, "tiebreak": "army_strength"},
+            {"seat": 0, "points": 0, "per_game": [None], "place": 3, "tiebreak": None},
+        ],
+        "oracle": [{"seat": 0, "points": 1}],
+        "next": {"game": "hidden_leaders", "number": 2, "stage": 0, "players": [2, 0]},
+        "over": False,
+        "games_played": ["hidden_leaders"],
+        "standings_mode": "auto",
+        "standings_at": later,
+    }
+    plan.update(tournament)
+    return lobby_payload(
+        game="hidden_leaders",
+        status="finished",
+        max_players=6,
+        seats=[
+            {"seat": 0, "name": "Ann", "bot": False, "connected": True, "away_since": None},
+            {"seat": 1, "name": "Ben", "bot": False, "connected": True, "away_since": None},
+            {"seat": 2, "name": "Cid", "bot": False, "connected": True, "away_since": None},
+        ],
+        tournament=plan,
+        predictions=[
+            {
+                "seat": 0,
+                "winner": 2,
+                "ending": None,
+                "right_winner": True,
+                "right_ending": False,
+                "points": 1,
+            }
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "english", "czech"),
+    [
+        ("games_won", "ahead on won games", "před ním díky vyhraným hrám"),
+        ("council", "ahead on Council points", "před ním díky bodům Rady"),
+        ("army_strength", "ahead on army strength", "před ním díky síle armády"),
+        ("victory_points", "ahead on victory points", "před ním díky vítězným bodům"),
+        ("head_to_head", "ahead head to head", "před ním díky vzájemným zápasům"),
+        ("shared", "shared place", "dělené místo"),
+    ],
+)
+def test_the_standings_name_the_tie_break_beside_the_row(
+    key: str, english: str, czech: str
+) -> None:
+    from app.pages import render_board_view
+
+    payload = night_payload(standings_mode="shown")
+    payload["tournament"]["standings"][1]["tiebreak"] = key
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    html = render_board_view(live, payload, "en", host=False, join_url="x")
+    found = re.search(r'<tr[^>]*data-seat="1">(.*?)</tr>', html, re.S)
+    assert found is not None
+    row = found.group(1)
+    assert f'data-tiebreak="{key}">{english}<' in row
+    assert czech in render_board_view(live, payload, "cs", host=False, join_url="x")
+
+
+def test_the_result_stays_then_the_standings_with_predictions_and_oracle_points() -> None:
+    from app.pages import render_board_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    waiting = render_board_view(live, night_payload(), "en", host=True, join_url="x")
+    overlay = re.search(r'<section class="standings-overlay[^>]*>', waiting)
+    assert overlay is not None and " hidden" in overlay.group(0)
+    left = float(re.search(r'data-standings-in="([\d.]+)"', overlay.group(0)).group(1))  # type: ignore[union-attr]
+    assert 10 < left <= 15, "the board's timer shows them when the 20 s are up"
+    show = re.search(r'<form[^>]*data-testid="standings-show"[^>]*>', waiting)
+    assert show is not None and "hidden" not in show.group(0)
+    assert 'action="/b/ABCD/standings"' in waiting and "Show standings" in waiting
+    assert "Back to the result" in waiting
+    assert "Standings after game 1 of 4" in waiting and "game 0" not in waiting.lower()
+
+    shown = render_board_view(
+        live, night_payload(standings_mode="shown"), "en", host=False, join_url="x"
+    )
+    overlay = re.search(r'<section class="standings-overlay[^>]*>', shown)
+    assert overlay is not None and "hidden" not in overlay.group(0)
+    assert "Show standings" not in shown and "Back to the result" not in shown  # not the host
+    oracle = shown[shown.index('data-testid="oracle"') :]
+    assert "Predictions" in oracle and "<b>Ann</b> → Cid" in oracle and "+1" in oracle
+    table = oracle[oracle.index('data-testid="oracle-table"') :].split("</table>")[0]
+    assert "Ann" in table and '<td class="n">1</td>' in table
+    dismissed = render_board_view(
+        live, night_payload(standings_mode="hidden"), "en", host=True, join_url="x"
+    )
+    assert re.search(r'<section class="standings-overlay[^>]*hidden', dismissed)
+    assert "data-standings-in" not in dismissed, "dismissed: no timer brings them back"
+
+
+def test_the_host_shows_and_dismisses_the_standings(client: TestClient) -> None:
+    from tests.live import live_room
+
+    code, _host = host_room(client)
+    for value, mode in (("1", "shown"), ("0", "hidden")):
+        response = client.post(f"/b/{code}/standings", data={"shown": value}, headers=HX)
+        assert response.status_code == 204
+        live = live_room(client, code)
+        assert live.standings_mode == mode
+    client.cookies.clear()
+    refused = client.post(f"/b/{code}/standings", data={"shown": "1"}, headers=HX)
+    assert refused.status_code == 401
+
+
+def test_the_lobby_form_sets_rounds_of_a_list_and_shows_the_plan(client: TestClient) -> None:
+    code, _host = host_room(client)
+    response = client.post(
+        f"/b/{code}/tournament",
+        data={"games": ["hidden_leaders", "heirs", ""], "rounds": "2", "final_double": "1"},
+        headers=HX,
+    )
+    assert response.status_code == 204
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, code, name)
+    plan = client.get(f"/api/rooms/{code}").json()["tournament"]
+    assert plan["games"] == ["hidden_leaders", "heirs"] and plan["rounds"] == 2
+    assert plan["final_double"] is True
+    board = client.get(f"/b/{code}").text
+    expected = (
+        "3 players · 2 rounds of: Hidden Leaders Duel round robin (3 games) → Heirs of the Axis"
+        " · 8 games · Final ×2"
+    )
+    assert expected in board
+    assert "First game: Hidden Leaders Duel" in board
+    assert 'name="rounds"' in board and "Rounds of the list" in board
+    assert "Game 0" not in board and "game 0" not in board
+    client.cookies.set(f"pecet_seat_{code}", join_api(client, code, "Dan"))
+    phone = client.get(f"/r/{code}")
+    assert "4 players · 2 rounds of" in phone.text and "game 0 of" not in phone.text
+    assert "First game: Hidden Leaders Duel" in phone.text
+    client.cookies.set("pecet_lang", "cs")
+    czech = client.get(f"/b/{code}").text
+    assert "4 hráči · 2 kola seznamu:" in czech
+
+
+def watcher_payload(**extra: Any) -> dict[str, Any]:
+    """Ann watches a match of Ben and Cid and may predict it as if it were Heirs (who wins,
+    and by which ending)."""
+    payload = night_payload()
+    payload.update(
+        status="playing",
+        match=2,
+        outcome=None,
+        players=[
+            {"seat": 1, "name": "Ben", "bot": False},
+            {"seat": 2, "name": "Cid", "bot": False},
+        ],
+        predictions=[],
+        view={"turn": 1},
+        you={"seat": 0, "name": "Ann", "lang": "en", "player": None},
+        prompt=None,
+        prediction={
+            "match": 2,
+            "game": "heirs",
+            "players": [1, 2],
+            "endings": ["throne", "last_survivor", "council"],
+            "winner": None,
+            "ending": None,
+        },
+    )
+    payload.update(extra)
+    return payload
+
+
+def test_a_watcher_predicts_the_winner_and_the_ending_on_the_phone() -> None:
+    from app.pages import render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
+    html = render_phone_view(live, watcher_payload(), "en")
+    card = html[html.index('data-testid="predict"') :].split("</section>")[0]
+    assert 'hx-post="/r/ABCD/predict"' in card
+    assert re.findall(r'name="winner" value="(\d)"', card) == ["1", "2"]
+    assert ">Ben<" in card and ">Cid<" in card
+    assert ">Throne<" in card and ">Last survivor<" in card and ">Council<" in card
+    assert "Pick the winner and how it ends" in card
+    offer = dict(watcher_payload()["prediction"], winner=2, ending="council")
+    picked = render_phone_view(live, watcher_payload(prediction=offer), "en")
+    assert re.search(r'value="2" checked', picked) and re.search(r'value="council" checked', picked)
+    assert "Your prediction: Cid · Council." in picked
+    czech = render_phone_view(live, watcher_payload(prediction=offer), "cs")
+    assert "Kdo vyhraje?" in czech and "Rada" in czech
+
+
+def test_after_the_match_the_watcher_sees_whether_it_was_right() -> None:
+    from app.pages import render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
+    payload = night_payload()
+    payload.update(
+        players=[
+            {"seat": 2, "name": "Cid", "bot": False},
+            {"seat": 1, "name": "Ben", "bot": False},
+        ],
+        match=1,
+        outcome={"result": "WIN", "winner": 0},
+        view={"over": True},
+        you={"seat": 0, "name": "Ann", "lang": "en", "player": None},
+        prompt=None,
+        prediction=None,
+    )
+    html = render_phone_view(live, payload, "en")
+    result = html[html.index('data-testid="prediction-result"') :].split("</section>")[0]
+    assert "Right! +1 oracle point" in result and "You predicted Cid." in result
+    assert "Cid wins" in html  # the watcher's own line about the match
+    # Watchers are seated too: they say they are ready for the next game.
+    assert 'data-testid="ready"' in html and "Next game" in html and "Play again" not in html
+    assert "Oracle: 1 point" in html
+    ready = render_phone_view(live, dict(payload, ready=[0, 2]), "en")
+    assert "Ready! Waiting for Ben…" in ready
+
+
+def test_the_ready_button_says_next_game_only_in_a_tournament() -> None:
+    from app.pages import render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
+    single = render_phone_view(live, finished_payload(0), "en")
+    assert re.search(r'data-testid="ready">Play again<', single)
+    night = dict(finished_payload(0), tournament=night_payload()["tournament"])
+    assert re.search(r'data-testid="ready">Next game<', render_phone_view(live, night, "en"))
+    assert re.search(r'data-testid="ready">Další hra<', render_phone_view(live, night, "cs"))
+    over = dict(night, tournament=dict(night["tournament"], over=True, next=None))
+    assert 'data-testid="ready"' not in render_phone_view(live, over, "en")
+
+
+def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> None:
+    created = client.post(
+        "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 1}}
+    ).json()
+    code, host = created["code"], created["host_token"]
+    seats = [joined_seat(client, code, name) for name in ("Ann", "Ben", "Cid")]
+    auth = {"Authorization": f"Bearer {host}"}
+    assert client.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+    board = client.get(f"/api/rooms/{code}").json()
+    playing = {p["seat"] for p in board["players"]}
+    (watcher,) = [s for s in seats if s["seat"] not in playing]
+    player = next(s for s in seats if s["seat"] in playing)
+    client.cookies.set(f"pecet_seat_{code}", watcher["token"])
+    winner = str(board["players"][0]["seat"])
+    half = client.post(f"/r/{code}/predict", data={"ending": ""}, headers=HX)
+    assert half.status_code == 204
+    made = client.post(f"/r/{code}/predict", data={"winner": winner}, headers=HX)
+    assert made.status_code == 204
+    me = client.get(
+        f"/api/rooms/{code}/me", headers={"Authorization": f"Bearer {watcher['token']}"}
+    ).json()
+    assert me["prediction"]["winner"] == int(winner)
+    assert "Your prediction:" in client.get(f"/r/{code}").text
+    client.cookies.set(f"pecet_seat_{code}", player["token"])
+    refused = client.post(f"/r/{code}/predict", data={"winner": winner}, headers=HX)
+    assert refused.status_code == 409 and "first round" in refused.text
