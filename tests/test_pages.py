@@ -674,7 +674,8 @@ def test_a_phone_watches_the_show_without_an_order_sheet() -> None:
 def test_sealed_seats_show_their_commitment_and_revealed_orders_their_proof() -> None:
     import hashlib
 
-    from app.pages import canonical_json, render_board_view
+    from app.pages import render_board_view
+    from app.proofs import canonical_json
     from engine.heirs import RULES
 
     state = RULES.setup(3, 5, {"rounds": 8})
