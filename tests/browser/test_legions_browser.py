@@ -106,7 +106,7 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
                 phone.wait_for_url(f"**/r/{code}")
                 expect(board.locator("[data-testid=seats]")).to_contain_text(name)
                 phones.append(phone)
-            expect(board.locator(".hint")).to_contain_text("Necro-camp")
+            expect(board.locator(".seats-panel > p.hint")).to_contain_text("Necro-camp")
             phones[1].locator('form[data-set-lang="cs"] button').click()
             expect(phones[1].locator(".lobby-card h1")).to_have_text("Jste ve hře!")
 

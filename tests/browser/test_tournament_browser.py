@@ -52,7 +52,7 @@ def test_standings_between_games_and_the_final_podium(
 
             form = board.locator("[data-testid=tournament-form]")
             form.locator("summary").click()
-            form.locator('input[name="count"]').fill("2")
+            form.locator('input[name="rounds"]').fill("2")
             form.locator('input[name="final_double"]').check()
             form.locator("[data-testid=make-tournament]").click()
             expect(form.locator("summary")).to_contain_text("2")

@@ -1,0 +1,279 @@
+"""A lost phone comes back to its seat, in Chromium, on a mixed night.
+
+A TV and three phones: the host makes the night "Hidden Leaders → Heirs" in the lobby form
+(three players: a Hidden Leaders round robin of three pairings, then Heirs for all). The seats
+play through the JSON API to keep the test short; what is checked is what the screens show.
+The one who watches a pairing predicts it on the phone; between games the result stays on
+the TV until the host shows the standings (with the tie-break and the oracle table), or until
+the board's timer brings them; every phone taps "Next game". In Heirs, Ben's phone reads its
+seat PIN, then its browser is closed; the TV shows Ben away and counts; a fresh browser uses
+"Come back to my seat" with Ben's name and that PIN (a wrong PIN first), lands on the seat,
+seals the next round there, and the night is played to its end.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.conftest import ServerProcess
+from tests.play import auth, order_from_prompt
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 20_000
+AWAY_TIMEOUT_MS = 30_000
+"""A closed phone counts as away after 10 s without a socket."""
+STANDINGS_TIMEOUT_MS = 35_000
+"""The result stays 20 s on the TV before the standings take over."""
+NAMES = ("Ann", "Ben", "Cid")
+
+
+def new_phone(browser: Browser) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(
+        viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return context, page
+
+
+def join(browser: Browser, base: str, code: str, name: str) -> tuple[BrowserContext, Page]:
+    context, phone = new_phone(browser)
+    phone.goto(f"{base}/j/{code}")
+    phone.fill("#join-form input[name=name]", name)
+    phone.locator("#join-form button[type=submit]").click()
+    phone.wait_for_url(f"**/r/{code}")
+    return context, phone
+
+
+def seat_token(context: BrowserContext, code: str) -> str:
+    """The seat's token, from the phone's own cookie: the test plays through the API."""
+    cookie = next(c for c in context.cookies() if c.get("name") == f"pecet_seat_{code}")
+    return str(cookie.get("value"))
+
+
+def read_pin(phone: Page) -> str:
+    """The seat PIN as a person reads it: tap "PIN" at the top, read, tap again."""
+    panel = phone.locator("[data-testid=my-seat]")
+    panel.locator("summary").click()
+    pin = phone.locator("[data-testid=seat-pin]")
+    expect(pin).to_be_visible()
+    text = pin.inner_text().strip()
+    assert len(text) == 4 and text.isdigit(), text
+    return text
+
+
+def room(http: httpx.Client, code: str) -> dict[str, Any]:
+    body: dict[str, Any] = http.get(f"/api/rooms/{code}").json()
+    return body
+
+
+def play_until(
+    http: httpx.Client, code: str, tokens: dict[int, str], done: Any, seconds: float = 90
+) -> dict[str, Any]:
+    """Every seat that has a prompt plays it through the API (Hidden Leaders: the first
+    legal choices; Heirs: a free colour and the first character at setup, then the empty
+    order, which stays and settles, H5.4) until ``done(room)``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        board = room(http, code)
+        if done(board):
+            return board
+        assert time.monotonic() < deadline, "the game did not get there"
+        moved = False
+        for seat in board["to_act"]:
+            me = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
+            prompt = me.get("prompt")
+            if not prompt:
+                continue
+            if prompt["kind"] == "setup":
+                order = {"colour": prompt["colours"][seat], "character": prompt["characters"][0]}
+            elif board["game"] == "heirs":
+                order = {}
+            else:
+                order = order_from_prompt(prompt)
+            response = http.post(
+                f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat])
+            )
+            moved = moved or response.status_code == 202
+        if not moved:
+            time.sleep(0.02)  # the board plays a step out; poll the room again
+
+
+def match_over(number: int) -> Any:
+    return lambda board: board["match"] == number and board["status"] == "finished"
+
+
+def watcher_of(board: dict[str, Any]) -> int:
+    (watching,) = {s["seat"] for s in board["seats"]} - {p["seat"] for p in board["players"]}
+    return int(watching)
+
+
+def everyone_ready(phones: dict[int, Page], label: str) -> None:
+    for phone in phones.values():
+        button = phone.locator("[data-testid=ready]")
+        expect(button).to_have_text(label)
+        button.click()
+
+
+def test_a_closed_phone_comes_back_with_name_and_pin(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    base = server.base_url
+    with sync_playwright() as playwright, httpx.Client(base_url=base, timeout=10) as http:
+        browser = launch(playwright)
+        try:
+            board = browser.new_context(viewport=BOARD_SIZE).new_page()
+            board.set_default_timeout(TIMEOUT_MS)
+            board.goto(base + "/")
+            board.locator('button[name="game"][value="hidden_leaders"]').click()
+            board.wait_for_url("**/b/*")
+            code = board.locator("[data-testid=room-code]").inner_text().strip()
+
+            # The host makes it a mixed night in the lobby: Hidden Leaders, then Heirs.
+            form = board.locator("[data-testid=tournament-form]")
+            form.locator("summary").click()
+            form.locator("[data-testid=night-game]").nth(1).select_option("heirs")
+            form.locator("[data-testid=night-rounds]").fill("1")
+            form.locator("[data-testid=make-tournament]").click()
+            expect(board.locator("[data-testid=plan]")).to_contain_text("Heirs of the Axis")
+
+            contexts: dict[int, BrowserContext] = {}
+            phones: dict[int, Page] = {}
+            for seat, name in enumerate(NAMES):
+                contexts[seat], phones[seat] = join(browser, base, code, name)
+            plan = board.locator("[data-testid=plan]")
+            expect(plan).to_contain_text("3 players")
+            expect(plan).to_contain_text("Hidden Leaders Duel round robin (3 games)")
+            expect(plan).to_contain_text("First game: Hidden Leaders Duel")
+            expect(board.locator('[data-testid=presence][data-seat="2"]')).to_have_attribute(
+                "data-presence", "on"
+            )
+            expect(phones[0].locator("[data-testid=my-standing]")).not_to_contain_text("game 0")
+            ann_pin = read_pin(phones[0])
+            keep_screenshot(phones[0], artifacts / "reclaim-phone-pin.png")
+            # The host's board keeps every PIN behind a tap; it holds Ann's.
+            pins = board.locator("[data-testid=pins]")
+            pins.locator("summary").click()
+            expect(pins.locator('[data-testid="pin-0"]')).to_have_text(ann_pin)
+            board.locator("[data-testid=start]").click()
+            tokens = {seat: seat_token(contexts[seat], code) for seat in phones}
+
+            # ---- the round robin: the one who watches predicts on the phone
+            for number in (1, 2, 3):
+                expect(board.locator("[data-testid=board-night]")).to_contain_text(
+                    f"game {number} of 4"
+                )
+                now = room(http, code)
+                assert now["match"] == number and now["game"] == "hidden_leaders"
+                watcher = watcher_of(now)
+                card = phones[watcher].locator("[data-testid=predict]")
+                if number == 1:
+                    favourite = now["players"][0]["name"]
+                    card.locator("label.predict-choice", has_text=favourite).click()
+                    expect(card.locator("[data-testid=my-prediction]")).to_contain_text(
+                        f"Your prediction: {favourite} wins."
+                    )
+                    expect(board.locator("[data-testid=board-night] .predicted")).to_have_count(1)
+                play_until(http, code, tokens, match_over(number))
+
+                # The result stays on the TV; the standings wait.
+                standings = board.locator("[data-testid=standings]")
+                if number == 1:
+                    expect(board.locator("[data-testid=show-standings]")).to_be_visible()
+                    expect(standings).to_be_hidden()
+                    board.locator("[data-testid=show-standings]").click()
+                    expect(standings).to_be_visible()
+                    expect(standings.locator("[data-testid=tiebreak]").first).to_be_visible()
+                    oracle = standings.locator("[data-testid=oracle-table]")
+                    expect(oracle).to_contain_text(NAMES[watcher])
+                    expect(standings.locator("[data-testid=predictions]")).to_contain_text(
+                        NAMES[watcher]
+                    )
+                    keep_screenshot(board, artifacts / "reclaim-board-standings.png")
+                    revealed = phones[watcher].locator("[data-testid=prediction-result]")
+                    expect(revealed).to_contain_text(f"You predicted {favourite}.")
+                    # The host dismisses the standings: back to the result.
+                    standings.locator("[data-testid=hide-standings]").click()
+                    expect(standings).to_be_hidden()
+                    expect(board.locator("[data-testid=show-standings]")).to_be_visible()
+                elif number == 2:
+                    # Nobody touches anything: the board's timer brings the standings.
+                    expect(standings).to_be_visible(timeout=STANDINGS_TIMEOUT_MS)
+                    expect(board.locator("[data-testid=show-standings]")).to_be_hidden()
+                everyone_ready(phones, "Next game")
+
+            # ---- Heirs for all three; Ben's phone is lost in round 2
+            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+            assert room(http, code)["game"] == "heirs"
+            play_until(
+                http,
+                code,
+                tokens,
+                lambda b: (b.get("view") or {}).get("round", 0) >= 2 and not b["show"],
+            )
+            ben_pin = read_pin(phones[1])
+            contexts[1].close()
+            away = board.locator('[data-testid=presence][data-seat="1"]')
+            expect(away).to_have_attribute("data-presence", "away", timeout=AWAY_TIMEOUT_MS)
+            first_count = away.inner_text()
+            expect(away).not_to_have_text(first_count)  # the TV counts on by itself
+            expect(away).to_contain_text("away")
+            keep_screenshot(board, artifacts / "reclaim-board-away.png")
+
+            # A fresh browser: the join page's "Come back to my seat".
+            context, ben = new_phone(browser)
+            ben.goto(f"{base}/j/{code}")
+            back = ben.locator("[data-testid=come-back]")
+            back.locator("summary").click()
+            back.locator("input[name=name]").fill("ben")
+            wrong = "1111" if ben_pin != "1111" else "2222"
+            back.locator("input[name=pin]").fill(wrong)
+            back.locator("[data-testid=come-back-submit]").click()
+            expect(ben.locator("[data-testid=reclaim-error]")).to_contain_text(
+                "That PIN does not match"
+            )
+            back = ben.locator("[data-testid=come-back]")
+            back.locator("input[name=pin]").fill(ben_pin)
+            keep_screenshot(ben, artifacts / "reclaim-come-back.png", full_page=True)
+            back.locator("[data-testid=come-back-submit]").click()
+            ben.wait_for_url(f"**/r/{code}")
+            expect(ben.locator("[data-testid=heirs-phone]")).to_be_visible()
+            expect(away).to_have_attribute("data-presence", "on")
+            old = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[1]))
+            assert old.status_code == 401, "the lost phone's token stopped working"
+            tokens[1] = seat_token(context, code)
+            phones[1] = ben
+            assert read_pin(ben) == ben_pin
+
+            # Ben seals this round on the new phone; the night is played to its end.
+            ben.locator("[data-testid=seal]").click()
+            expect(ben.locator("[data-testid=orders-form]")).to_have_count(0)
+            final = play_until(http, code, tokens, match_over(4), seconds=180)
+            assert final["tournament"]["over"]
+            expect(board.locator("[data-testid=ending]")).to_be_visible()
+            expect(board.locator("[data-testid=show-standings]")).to_be_visible()
+            board.locator("[data-testid=show-standings]").click()
+            final_table = board.locator("[data-testid=standings].final")
+            expect(final_table).to_be_visible()
+            expect(final_table.locator("[data-testid=oracle-table]")).to_contain_text(
+                NAMES[watcher_of_first(final)]
+            )
+            for phone in phones.values():
+                expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
+            keep_screenshot(board, artifacts / "reclaim-board-final.png")
+        finally:
+            browser.close()
+
+
+def watcher_of_first(board: dict[str, Any]) -> int:
+    """The seat that predicted the first pairing: the only one in the oracle table."""
+    (row,) = board["tournament"]["oracle"]
+    return int(row["seat"])
