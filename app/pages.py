@@ -533,18 +533,9 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
         "fragments/phone_view.html",
         lang,
         code=live.code,
-        my_pin=seat_pin(live, payload),
+        my_pin=str((payload.get("you") or {}).get("pin") or ""),
         **phone_context(live.game, payload, lang),
     )
-
-
-def seat_pin(live: LiveRoom, payload: Mapping[str, Any]) -> str:
-    """The phone's own seat PIN, to come back from another phone (only its own seat's)."""
-    you = payload.get("you") or {}
-    seat = next(
-        (s for s in getattr(live, "seats", None) or [] if s.position == you.get("seat")), None
-    )
-    return seat.pin if seat is not None else ""
 
 
 def board_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:

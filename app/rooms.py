@@ -1379,6 +1379,7 @@ class RoomService:
             "name": seat.name,
             "lang": seat.lang,
             "player": engine_seat,
+            "pin": seat.pin,
         }
         if match is None:
             payload.update(

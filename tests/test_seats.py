@@ -3,6 +3,7 @@ predict, and mixed nights that seat the whole table."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -80,6 +81,9 @@ def test_joining_returns_a_pin_that_the_host_sees_and_the_board_does_not(
     assert hosted["pins"] == {"0": joined[0]["pin"], "1": joined[1]["pin"]}, "bots have none"
     other = client.get(f"/api/rooms/{code}", headers=auth(joined[0]["token"])).json()
     assert other.get("pins") is None, "a seat's token is not the host's"
+    mine = client.get(f"/api/rooms/{code}/me", headers=auth(joined[0]["token"])).json()
+    assert mine["you"]["pin"] == joined[0]["pin"], "a phone shows its own PIN"
+    assert '"pins"' not in json.dumps(mine)
 
 
 def test_reclaim_with_the_right_pin_mid_game_and_the_game_goes_on(client: TestClient) -> None:
@@ -198,6 +202,8 @@ def test_watchers_predict_and_score_oracle_points(client: TestClient) -> None:
         ), "a winner must play the match"
         pick = {"winner": offer["players"][0]}
         assert client.post(f"/api/rooms/{code}/predictions", json=pick, headers=eva).is_success
+        during = client.get(f"/api/rooms/{code}").json()["predictions"]
+        assert during == [{"seat": 0}], "who predicted shows; what, only at the end"
     pause = {"paused": False}
     assert client.post(f"/api/rooms/{code}/pause", json=pause, headers=auth(host)).is_success
     scored = 0
@@ -236,8 +242,6 @@ def test_watchers_predict_and_score_oracle_points(client: TestClient) -> None:
             ).is_success
             again = client.get(f"/api/rooms/{code}/me", headers=eva).json()["prediction"]
             assert again["winner"] == pick
-            during = client.get(f"/api/rooms/{code}").json()["predictions"]
-            assert during == [] or "winner" not in during[0], "hidden until the end"
         assert client.post(f"/api/rooms/{code}/ready", headers=auth(host)).status_code == 200
     assert scored >= 1, "Eva watched a pairing of the three"
     tournament = client.get(f"/api/rooms/{code}").json()["tournament"]
