@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -19,6 +20,7 @@ from app.main import create_app
 from app.rooms import LiveMatch
 from engine.core import Rng
 from engine.registry import get_rules
+from tests.conftest import ServerProcess
 from tests.live import current_match, live_room
 from tests.play import auth, order_from_prompt
 
@@ -302,3 +304,62 @@ def test_a_mixed_night_seats_everyone_and_bots_play_every_game(client: TestClien
     points = heirs["outcome"]["game_points"]
     for engine_seat, seat in enumerate(heirs["players"]):
         assert doubled[seat] == 2 * points[str(engine_seat)], "Final ×2: the last stage"
+
+
+@pytest.mark.server
+def test_a_night_of_all_three_games_for_four_bots_through_a_real_server(
+    server: ServerProcess,
+) -> None:
+    """Four seats, a night of Hidden Leaders → Legions → Heirs with Final ×2: the duel games
+    are round robins (six pairings each, L7.3 rematches after draws), Heirs seats all four;
+    after every game the standings add exactly what its outcome scored."""
+    with httpx.Client(base_url=server.base_url, timeout=30) as http:
+        night = {"games": ["hidden_leaders", "legions", "heirs"], "final_double": True}
+        created = http.post("/api/rooms", json={"game": "heirs", "tournament": night})
+        assert created.status_code == 201, created.text
+        code, host = created.json()["code"], auth(created.json()["host_token"])
+        for style in ("warlord", "expander", "raider", "novice"):
+            assert http.post(f"/api/rooms/{code}/bots", json={"style": style}, headers=host)
+        assert http.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+        expected: dict[int, list[Any]] = {seat: [] for seat in range(4)}
+        games: list[str] = []
+        for number in range(1, 30):
+            board = wait_for(
+                lambda n=number: (
+                    (b := http.get(f"/api/rooms/{code}").json())["match"] == n
+                    and b["status"] == "finished"
+                    and b
+                ),
+                f"game {number} to end",
+                120,
+            )
+            games.append(board["game"])
+            seats = [p["seat"] for p in board["players"]]
+            outcome = board["outcome"]
+            final = board["game"] == "heirs"  # the last stage of the plan: doubled (H20.3)
+            for seat in range(4):
+                if seat not in seats:
+                    expected[seat].append(None)
+                    continue
+                engine_seat = seats.index(seat)
+                if board["game"] == "heirs":
+                    points: Any = outcome["game_points"][str(engine_seat)]
+                else:
+                    winners = outcome.get("winners")
+                    if winners is None:
+                        winners = [] if outcome.get("winner") is None else [outcome["winner"]]
+                    points = 0.5 if not winners else int(engine_seat in winners)
+                expected[seat].append(points * (2 if final else 1))
+            tournament = board["tournament"]
+            for row in tournament["standings"]:
+                assert row["per_game"] == expected[row["seat"]], (number, row)
+                assert row["points"] == sum(p for p in expected[row["seat"]] if p is not None)
+            if tournament["over"]:
+                break
+            assert http.post(f"/api/rooms/{code}/ready", headers=host).status_code == 200
+        assert tournament["over"]
+        assert games[-1] == "heirs" and games.count("heirs") == 1
+        assert games.count("legions") == 6, "a round robin of four: six pairings"
+        assert games.count("hidden_leaders") >= 6
+        places = [row["place"] for row in tournament["standings"]]
+        assert places == sorted(places) and places[0] == 1
