@@ -319,20 +319,18 @@ def test_a_night_of_all_three_games_for_four_bots_through_a_real_server(
         assert created.status_code == 201, created.text
         code, host = created.json()["code"], auth(created.json()["host_token"])
         for style in ("warlord", "expander", "raider", "novice"):
-            assert http.post(f"/api/rooms/{code}/bots", json={"style": style}, headers=host)
+            added = http.post(f"/api/rooms/{code}/bots", json={"style": style}, headers=host)
+            assert added.status_code == 201
         assert http.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
         expected: dict[int, list[Any]] = {seat: [] for seat in range(4)}
         games: list[str] = []
         for number in range(1, 30):
-            board = wait_for(
-                lambda n=number: (
-                    (b := http.get(f"/api/rooms/{code}").json())["match"] == n
-                    and b["status"] == "finished"
-                    and b
-                ),
-                f"game {number} to end",
-                120,
-            )
+
+            def ended(n: int = number) -> dict[str, Any] | None:
+                room: dict[str, Any] = http.get(f"/api/rooms/{code}").json()
+                return room if room["match"] == n and room["status"] == "finished" else None
+
+            board = wait_for(ended, f"game {number} to end", 120)
             games.append(board["game"])
             seats = [p["seat"] for p in board["players"]]
             outcome = board["outcome"]
