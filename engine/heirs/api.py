@@ -514,7 +514,7 @@ class HeirsRules(HeirsEngine):
         if heir.fallen:
             raise NotYourTurn("Your dynasty has fallen.")
         if heir.order is not None:
-            raise NotYourTurn("You have already sealed this round (H5.3).")
+            raise NotYourTurn("You have already sealed this round.")
         checked = state.memo.get(("checked", seat))
         if checked is not None and checked[0] is order and checked[1] == order:
             normalized = checked[2]  # this very order passed the sealing check on this state
@@ -562,7 +562,7 @@ class HeirsRules(HeirsEngine):
             raise _bad("Only a colour and a character are chosen at setup.")
         if fixed is not None and colour != fixed:
             raise IllegalOrder(
-                "Your colour stays the same all tournament long (H20.1).", code="COLOUR_KEPT"
+                "Your colour stays the same all tournament long.", code="COLOUR_KEPT"
             )
         if colour not in self.content.setup["colours"]:
             raise _bad("Pick one of the six colours.", "BAD_COLOUR")

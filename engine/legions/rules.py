@@ -971,7 +971,7 @@ class LegionsRules:
         player = state.players[seat]
         if kind == "stratagem":
             if player.stratagem_used:
-                return IllegalOrder("Your stratagem is already used (G10.1).", code="used")
+                return IllegalOrder("Your stratagem is already used.", code="used")
             if order.get("stratagem") != player.stratagem:
                 return IllegalOrder("That is not your stratagem.", code="not_yours")
             if "stratagem" not in allowed:
