@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -14,6 +16,8 @@ from sqlmodel import Session, col, select
 
 from app.models import Match, OrderLog
 from app.rooms import LiveMatch, LiveRoom, RoomService
+
+T = TypeVar("T")
 
 
 def room_service(client: TestClient) -> RoomService:
@@ -47,3 +51,42 @@ def order_log(client: TestClient, code: str) -> tuple[Match, list[tuple[int, dic
             select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
         ).all()
         return match, [(row.seat, row.order) for row in rows]
+
+
+def wait_for(condition: Callable[[], T | None], what: str, seconds: float = 20) -> T:
+    """Poll until ``condition()`` gives something truthy and return it; fail with ``what``
+    after ``seconds`` (a condition, never a fixed sleep)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def heirs_at_first_orders(client: TestClient, seed: int = 3) -> tuple[str, str, str]:
+    """An Heirs room of Ann and a bot, setup sealed, at its first round of orders:
+    (code, host token, Ann's token)."""
+    from engine.core import Rng
+    from engine.registry import get_rules
+
+    rules = get_rules("heirs")
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    bearer = {"Authorization": f"Bearer {host}"}
+    assert client.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
+    assert client.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    live = live_room(client, code)
+    setup = rules.random_order(current_match(live).state, 0, Rng(seed))
+    sealed = client.post(
+        f"/api/rooms/{code}/orders", json=setup, headers={"Authorization": f"Bearer {token}"}
+    )
+    assert sealed.is_success, sealed.text
+    wait_for(
+        lambda: (rules.prompt(current_match(live).state, 0) or {}).get("kind") == "orders",
+        "the first round of orders",
+        10,
+    )
+    return code, host, token

@@ -22,7 +22,7 @@ from engine.core import Rng
 from engine.heirs import HeirsRules
 from engine.heirs.state import HeirsState
 from engine.registry import available_games, get_rules
-from tests.live import current_match, live_room, order_log
+from tests.live import current_match, heirs_at_first_orders, live_room, order_log
 from tests.play import auth
 from tests.truth import Truth, rebuild
 
@@ -487,18 +487,8 @@ def test_the_market_card_shows_its_rate(client: TestClient) -> None:
     never a Python object, in both languages."""
     from engine.heirs.content import MARKET
 
-    created = client.post("/api/rooms", json={"game": "heirs"}).json()
-    code, host = created["code"], created["host_token"]
-    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
-    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
-    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, _host, token = heirs_at_first_orders(client)
     live = live_room(client, code)
-    setup = RULES.random_order(current_match(live).state, 0, Rng(3))
-    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
-    deadline = time.monotonic() + 10
-    while (RULES.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
-        assert time.monotonic() < deadline, "the round never opened"
-        time.sleep(0.02)
     state = current_match(live).state
     state.heirs[0].buildings[MARKET] = 1  # Market I, as if built last round
     state.memo.clear()
@@ -513,18 +503,8 @@ def test_the_market_card_shows_its_rate(client: TestClient) -> None:
 def test_an_heir_beside_the_closed_axis_is_told_why(client: TestClient) -> None:
     """H2.6, H17.3: without the Signs the Axis is closed; the sheet says how many are
     missing instead of leaving the Axis out without a word."""
-    created = client.post("/api/rooms", json={"game": "heirs"}).json()
-    code, host = created["code"], created["host_token"]
-    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
-    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
-    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, _host, token = heirs_at_first_orders(client)
     live = live_room(client, code)
-    setup = RULES.random_order(current_match(live).state, 0, Rng(3))
-    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
-    deadline = time.monotonic() + 10
-    while (RULES.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
-        assert time.monotonic() < deadline, "the round never opened"
-        time.sleep(0.02)
     client.cookies.set(f"pecet_seat_{code}", token)
     assert 'data-testid="axis-closed"' not in client.get(f"/r/{code}").text, "far from it"
     state = current_match(live).state

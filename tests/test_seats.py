@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from app.rooms import LiveMatch
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
-from tests.live import current_match, live_room
+from tests.live import current_match, live_room, wait_for
 from tests.play import auth, order_from_prompt
 
 HEIRS = get_rules("heirs")
@@ -38,16 +38,6 @@ def quick_away(tmp_path: Path) -> Iterator[TestClient]:
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-def wait_for(condition: Callable[[], Any], what: str, seconds: float = 20) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.01)
 
 
 def is_finished(match: LiveMatch) -> bool:

@@ -23,7 +23,7 @@ from app.rooms import LiveRoom
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
-from tests.live import current_match, live_room, room_service
+from tests.live import current_match, live_room, room_service, wait_for
 from tests.play import auth
 from tests.truth import rebuild, stored_match
 
@@ -39,17 +39,6 @@ def show_client(tmp_path: Path) -> Iterator[TestClient]:
     )
     with TestClient(create_app(settings)) as test_client:
         yield test_client
-
-
-def wait_for(condition: Callable[[], Any], what: str, seconds: float = 20) -> Any:
-    """Poll until ``condition()`` is truthy; fail with ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.01)
 
 
 def match_finished(room: LiveRoom) -> bool:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,11 +12,10 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, Route, sync_playwright
 
 from app.config import PROJECT_DIR
-from engine.core import Rng
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
 from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
-from tests.live import current_match, live_room
+from tests.live import current_match, heirs_at_first_orders, live_room
 from tests.play import auth
 
 pytestmark = pytest.mark.browser
@@ -29,18 +27,7 @@ ORIGIN = "http://pecet.test"
 @pytest.fixture
 def sheet(client: TestClient) -> Iterator[tuple[TestClient, str, str]]:
     """An Heirs room at its first round of orders: Ann and a bot."""
-    created = client.post("/api/rooms", json={"game": "heirs"}).json()
-    code, host = created["code"], created["host_token"]
-    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
-    client.post(f"/api/rooms/{code}/bots", headers=auth(host))
-    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
-    live = live_room(client, code)
-    setup = HEIRS.random_order(current_match(live).state, 0, Rng(5))
-    assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
-    deadline = time.monotonic() + 10
-    while (HEIRS.prompt(current_match(live).state, 0) or {}).get("kind") != "orders":
-        assert time.monotonic() < deadline, "the first round never opened"
-        time.sleep(0.02)
+    code, _host, token = heirs_at_first_orders(client, seed=5)
     yield client, code, token
 
 
