@@ -505,27 +505,32 @@ def night_context(payload: Mapping[str, Any]) -> JSON:
 # ------------------------------------------------------------------ fragments
 
 
-def phone_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:
-    """Everything the phone templates need from a seat's payload (a view)."""
+def screen_context(
+    game: str, payload: JSON, lang: str, *, board: bool, replay: bool = False
+) -> JSON:
+    """Everything the phone or board templates need from a payload (a view): the board's
+    public one, or a seat's own (then with ``you`` and its ``prompt``)."""
     shown = shown_payload(payload)
-    you = shown["you"]
-    seat = you.get("player", you["seat"])  # the game's own seat; None while sitting out
+    you = None if board else shown["you"]
+    # The game's own seat; None on the board and while a seat sits a match out.
+    seat = None if you is None else you.get("player", you["seat"])
     with i18n.use_language(lang):  # the context holds translated labels too
         game_context = screens_for(game).context(shown, seat)
         log = log_context(game, shown, seat, replay=replay)
         night = night_context(shown)
         lobby = night_lobby(game, shown)
-    return {
+    context: JSON = {
         "room": shown,
         "game": game,
-        "you": you,
-        "prompt": shown.get("prompt"),
         **game_context,
         **log,
         **night,
         **lobby,
         **outcome_context(shown),
     }
+    if you is not None:
+        context.update(you=you, prompt=shown.get("prompt"))
+    return context
 
 
 def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
@@ -534,27 +539,8 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
         lang,
         code=live.code,
         my_pin=str((payload.get("you") or {}).get("pin") or ""),
-        **phone_context(live.game, payload, lang),
+        **screen_context(live.game, payload, lang, board=False),
     )
-
-
-def board_context(game: str, payload: JSON, lang: str, *, replay: bool = False) -> JSON:
-    """Everything the board templates need from the board's payload (the public view)."""
-    shown = shown_payload(payload)
-    with i18n.use_language(lang):
-        game_context = screens_for(game).context(shown, None)
-        log = log_context(game, shown, None, replay=replay)
-        night = night_context(shown)
-        lobby = night_lobby(game, shown)
-    return {
-        "room": shown,
-        "game": game,
-        **game_context,
-        **log,
-        **night,
-        **lobby,
-        **outcome_context(shown),
-    }
 
 
 def render_board_view(
@@ -566,7 +552,7 @@ def render_board_view(
         code=live.code,
         host=host,
         join_url=join_url,
-        **board_context(live.game, payload, lang),
+        **screen_context(live.game, payload, lang, board=True),
     )
 
 
@@ -1325,9 +1311,9 @@ def render_replay_step(
     payload, facts = replay_payload(live, replay, index, you)
     game = str(payload["game"])
     if phone:
-        context = phone_context(game, payload, lang, replay=True)
+        context = screen_context(game, payload, lang, board=False, replay=True)
     else:
-        context = board_context(game, payload, lang, replay=True)
+        context = screen_context(game, payload, lang, board=True, replay=True)
     with i18n.use_language(lang):
         seat_of = context["you"]["player"] if phone else None
         step_lines = screens_for(game).log_lines(facts["events"], payload, seat_of)
