@@ -1180,8 +1180,6 @@ class RoomService:
                         self._end_show(live, match)
                         return
                     self._tell(live)
-        except asyncio.CancelledError:
-            raise
         except Exception:  # the show must never take the server down
             log.exception("the show failed in room %s", live.code)
         finally:
@@ -1259,8 +1257,6 @@ class RoomService:
                             match.state, engine_seat, _bot_style(live, seat)
                         )
                         self._apply(live, seat, order)
-        except asyncio.CancelledError:
-            raise
         except Exception:  # a bot must never take the server down; the room stays as it was
             log.exception("bot failed in room %s", live.code)
         finally:
@@ -1302,8 +1298,6 @@ class RoomService:
                     continue
                 async with live.lock:
                     self._expire(live)
-        except asyncio.CancelledError:
-            raise
         except Exception:  # the clock must never take the server down
             log.exception("sealing timer failed in room %s", live.code)
         finally:
