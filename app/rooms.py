@@ -1113,6 +1113,9 @@ class RoomService:
                 match.deadline_at, match.timer_left = before[0], before[1]
                 match.show_started_at, match.show_elapsed = before[2], before[3]
                 raise
+        if show and match.show_started_at is not None:
+            # The show starts when the room hears of it, not before a slow commit.
+            match.show_started_at = utcnow()
         match.state, match.version = state, seq
         if record is not None:
             match.recent_events, match.steps = events, steps
@@ -1161,17 +1164,28 @@ class RoomService:
         """Tell the room at every step; end the show after the last one, or at once when no
         board has watched for a whole step (the phones need not wait for nobody)."""
         unwatched = 0
+        told: int | None = None
         try:
             while True:
                 match = live.match
                 if match is None or match.show_started_at is None:
                     return
                 elapsed = match.show_elapsed_now()
+                if told is None:
+                    told = int(elapsed // self.step_seconds)
                 next_step = (int(elapsed // self.step_seconds) + 1) * self.step_seconds
                 await asyncio.sleep(max(0.0, next_step - elapsed) + 0.005)
                 async with live.lock:
                     if live.match is not match or match.show_started_at is None:
                         return
+                    step = int(match.show_elapsed_now() // self.step_seconds)
+                    if step > told + 1:
+                        # The server stalled for longer than a step: hold the clock back so
+                        # that the board still draws every step, one after the other.
+                        held = (step - told - 1) * self.step_seconds
+                        match.show_started_at += timedelta(seconds=held)
+                        step = told + 1
+                    told = step
                     over = match.show_elapsed_now() >= len(match.steps) * self.step_seconds
                     # A board that reloads or reconnects is back within a step; none for two
                     # steps running means nobody watches.

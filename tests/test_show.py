@@ -156,6 +156,30 @@ def test_phones_wait_for_the_board_and_the_timer_starts_after_the_show(
         assert me["prompt"]["kind"] == "orders" and me["view"]["round"] == 2
 
 
+def test_a_stalled_server_still_shows_every_step(show_client: TestClient) -> None:
+    """A server that stalls for longer than a step (a slow disk, a busy machine) holds the
+    show's clock back instead of skipping the steps it missed."""
+    client = show_client
+    code, host, tokens = heirs_room(client, humans=2, bots=1)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(11)
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        board = Frames(socket)
+        board.until(lambda f: f["status"] == "playing")
+        seal_all(client, code, tokens, rng)  # setup (H3)
+        board.until(lambda f: f["show"] is None and f["view"]["phase"] == "orders")
+        board.seen.clear()
+        seal_all(client, code, tokens, rng)
+        first = board.until(lambda f: f["show"] is not None)
+        assert first["show"]["step"] == 0
+        portal = client.portal
+        assert portal is not None
+        portal.call(time.sleep, 3 * STEP)  # the event loop is blocked for three steps
+        board.until(lambda f: f["show"] is None)
+        shown = [f["show"]["step"] for f in board.seen if f.get("show")]
+        assert shown == sorted(shown) and set(shown) == set(range(first["show"]["steps"]))
+
+
 def test_without_a_board_the_phones_move_on_at_once(show_client: TestClient) -> None:
     client = show_client
     code, host, tokens = heirs_room(client, humans=2, bots=0)
