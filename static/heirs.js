@@ -103,6 +103,9 @@
       return Object.keys(cost).every(function (k) { return (left[k] || 0) >= cost[k]; });
     }
     function pay(cost) { Object.keys(cost).forEach(function (k) { left[k] -= cost[k]; }); }
+    function gainOf(input) {
+      try { return JSON.parse(input.dataset.gain || "{}"); } catch (e) { return {}; }
+    }
     function costOf(input) {
       if (input.dataset.cost) { try { return JSON.parse(input.dataset.cost); } catch (e) { return null; } }
       if (input.dataset.costGold !== undefined) return input.dataset.costGold === "" ? null : { gold: +input.dataset.costGold };
@@ -124,28 +127,50 @@
           var none = form.querySelector('input[name="' + name + '"][value=""]');
           if (none) none.checked = true;
         }
-        if (input.checked) chosen = cost;
+        if (input.checked) chosen = input;
       });
-      if (chosen) pay(chosen);
+      if (!chosen) return;
+      pay(costOf(chosen));
+      // H11.4: a Reinforcement's soldiers and people arrive with the trick (part 2).
+      var gain = gainOf(chosen);
+      Object.keys(gain).forEach(function (k) { left[k] += gain[k]; });
     }
     part("trick");
+    var settle = form.querySelector('input[name="settle"]');
+    var chosen = form.querySelector('input[name="expedition"]:checked');
+    var kind = chosen ? chosen.value.split(":")[0] : "stay";
+    var field = chosen ? chosen.closest(".hx-target").dataset.field : null;
+    // An attack that wins ends on a field the battle makes the heir's: nothing to settle
+    // there; a Shadow path goes one field further, and the heir settles where it ends.
+    var shadow = form.querySelector('input[name="trick"][value="shadow_path"]:checked')
+      && form.querySelector('select[name="field_shadow_path"]:not(:disabled)');
+    var walked = kind === "move" || kind === "scout" ? [field] : [];
+    if (shadow && shadow.value) { field = shadow.value; kind = "shadow"; walked.push(field); }
+    var need = kind !== "attack" && field in data.settle_costs ? data.settle_costs[field] : null;
     var range = form.querySelector('input[name="recruit"]');
     if (range) {
-      var most = Math.max(0, Math.min(data.cap, Math.floor(left.people / data.people_per_soldier)));
+      var per = data.people_per_soldier;
+      var most = Math.max(0, Math.min(data.cap, Math.floor(left.people / per)));
       range.max = String(most);
       range.disabled = most === 0;
       if (+range.value > most) range.value = String(most);
       var recruits = +range.value || 0;
-      left.people -= recruits * data.people_per_soldier;
+      left.people -= recruits * per;
       left.soldiers += recruits;
+      // H6: the retinue pays before the heir settles (part 7), so recruiting eats into the
+      // people a settling needs; say how many soldiers still leave room for it.
+      var hint = form.querySelector('[data-testid="recruit-hint"]');
+      if (hint) {
+        var keep = need !== null && settle && settle.checked
+          ? Math.max(0, Math.min(most, Math.floor((left.people + recruits * per - need) / per))) : most;
+        hint.textContent = keep < most
+          ? data.can_pay_and_settle.replace("%(m)s", most).replace("%(field)s", field).replace("%(k)s", keep)
+          : data.can_pay.replace("%(m)s", most);
+      }
     }
     part("build");
     part("learn");
     var warning = form.querySelector('[data-testid="settle-warning"]');
-    var settle = form.querySelector('input[name="settle"]');
-    var chosen = form.querySelector('input[name="expedition"]:checked');
-    var field = chosen ? chosen.closest(".hx-target").dataset.field : null;
-    var need = field in data.settle_costs ? data.settle_costs[field] : null;
     var short = settle && settle.checked && need !== null && left.people < need;
     if (warning) {
       warning.hidden = !short;
@@ -158,8 +183,60 @@
       var rest = ["soldiers", "people", "gold", "knowledge"].map(function (k) {
         return left[k] + " " + data.names[k];
       }).join(" · ");
-      after.textContent = data.after.replace("%(rest)s", rest);
+      // What only the pass can tell (a battle, a find's contents, Bribery's haul) is named.
+      var trick = form.querySelector('input[name="trick"]:checked');
+      var unknown = [];
+      var attack = form.querySelector('input[name="expedition"][value^="attack:"]:checked');
+      if (attack) unknown.push(data.unknown.attack);
+      if (walked.some(function (f) { return data.finds.indexOf(f) >= 0; })) unknown.push(data.unknown.find);
+      if (trick && trick.value === "bribery") unknown.push(data.unknown.bribery);
+      after.textContent = data.after.replace("%(rest)s", rest) + (unknown.length ? " (" + unknown.join("; ") + ")" : "");
+      after.dataset.left = JSON.stringify(left);
     }
+  }
+  // Each part's summary line tells what is drafted in it, so a folded part still shows it.
+  function summaries(form) {
+    var data;
+    try { data = JSON.parse(form.dataset.budget || "null"); } catch (e) { data = null; }
+    if (!data) return;
+    function labelOf(name) {
+      var input = form.querySelector('input[name="' + name + '"]:checked');
+      var label = input && input.closest("label");
+      var text = label && label.querySelector("b, span");
+      return text ? text.textContent.trim() : "";
+    }
+    function put(part, text) {
+      var box = form.querySelector('[data-part="' + part + '"] [data-choice]');
+      if (box) box.textContent = text;
+    }
+    var expedition = [labelOf("expedition")];
+    var settle = form.querySelector('input[name="settle"]');
+    var retreat = form.querySelector('input[name="retreat"]');
+    if (settle && settle.checked) expedition.push(data.summary.settle);
+    if (retreat && retreat.checked) expedition.push(data.summary.retreat);
+    put("expedition", expedition.join(" · "));
+    var trick = form.querySelector('input[name="trick"]:checked');
+    var trickText = labelOf("trick");
+    if (trick && trick.value) {
+      var select = form.querySelector('select[name="target_' + trick.value + '"], select[name="field_' + trick.value + '"]');
+      if (select && select.selectedIndex >= 0) trickText += " → " + select.options[select.selectedIndex].textContent;
+    }
+    put("trick", trickText);
+    var range = form.querySelector('input[name="recruit"]');
+    put("retinue", data.summary.recruit.replace("%(n)s", range ? range.value : "0"));
+    put("city", labelOf("build"));
+    put("heir", labelOf("learn"));
+    var trades = [];
+    for (var n = 0; n < 2; n++) {
+      var give = form.querySelector('[name="give_' + n + '"]');
+      var get = form.querySelector('[name="get_' + n + '"]');
+      var count = form.querySelector('[name="trades_' + n + '"]');
+      if (!give || !get || !count || !give.value || !get.value || !(+count.value > 0)) continue;
+      trades.push(data.summary.trade.replace("%(n)s", count.value)
+        .replace("%(give)s", give.options[give.selectedIndex].textContent)
+        .replace("%(get)s", get.options[get.selectedIndex].textContent));
+    }
+    put("market", trades.length ? trades.join(", ") : data.summary.no_trades);
   }
   // H7.7: the Shadow path's extra step starts where the expedition ends, so the fields it
   // offers follow the expedition chosen on the sheet.
@@ -187,6 +264,7 @@
   function syncSheet(form) {
     shadowFields(form);
     budget(form);
+    summaries(form);
     var range = form.querySelector('input[name="recruit"]');
     var out = form.querySelector(".hx-recruit-out");
     if (range && out) out.textContent = range.value;
@@ -206,15 +284,49 @@
     var key = form.dataset.draftKey;
     try {
       var saved = key && localStorage.getItem(key);
-      if (saved) applyDraft(form, JSON.parse(saved));
+      if (saved) {
+        saved = JSON.parse(saved);
+        applyDraft(form, saved);
+        // Another seat's seal re-renders the sheet: the part being composed stays open.
+        if (saved[OPEN]) {
+          form.querySelectorAll("details.hx-part").forEach(function (d) {
+            d.open = d.dataset.part === saved[OPEN];
+          });
+        }
+      }
     } catch (e) { /* no storage */ }
+    // The parts share a name, and the browser closes a named <details> inserted while the
+    // old sheet's open one is still in the document: a new frame may arrive all folded.
+    var parts = form.querySelectorAll("details.hx-part");
+    if (parts.length && !form.querySelector("details.hx-part[open]")) parts[0].open = true;
     syncSheet(form);
     function save() {
       syncSheet(form);
-      try { if (key) localStorage.setItem(key, JSON.stringify(readForm(form))); } catch (e) { /* fine */ }
+      try {
+        if (!key) return;
+        var draft = readForm(form);
+        var open = form.querySelector("details.hx-part[open]");
+        draft[OPEN] = open ? open.dataset.part : "";
+        localStorage.setItem(key, JSON.stringify(draft));
+      } catch (e) { /* fine */ }
     }
+    // Stored at once, touched or not: a round this phone was drafting that is played without
+    // its Seal was sealed by the timer (timerLost).
+    save();
     form.addEventListener("change", save);
     form.addEventListener("input", save);
+    form.addEventListener("toggle", save, true);  // toggle does not bubble
+    form.addEventListener("submit", function () {
+      try {
+        if (!key) return;
+        var draft = readForm(form);
+        draft[SEALED] = true;
+        localStorage.setItem(key, JSON.stringify(draft));
+        // Drafts of this seat's earlier rounds have served their purpose.
+        var prefix = key.slice(0, key.lastIndexOf(":") + 1);
+        draftKeys(prefix).forEach(function (k) { if (k !== key) localStorage.removeItem(k); });
+      } catch (e) { /* fine */ }
+    });
     // Tap a field of the map excerpt: pick its expedition (again: the next kind on it).
     form.querySelectorAll(".hx-excerpt .hx-field").forEach(function (g) {
       g.addEventListener("click", function () {
@@ -228,6 +340,39 @@
     });
   }
 
+  // H5.4: the timer seals the default order for a seat still drafting. The server sends the
+  // same screens either way, so the phone tells it from its own drafts: one of an earlier
+  // round (or of this round once neither its sheet nor its sealed card shows, i.e. while the
+  // board plays it out) that this phone's Seal never marked.
+  var SEALED = "__sealed", OPEN = "__open";
+  function draftKeys(prefix) {
+    var keys = [];
+    for (var i = 0; i < localStorage.length; i++) {
+      var k = localStorage.key(i);
+      if (k && k.indexOf(prefix) === 0) keys.push(k);
+    }
+    return keys;
+  }
+  function timerLost() {
+    document.querySelectorAll('[data-testid="timer-lost"]').forEach(function (note) {
+      var prefix = note.dataset.draftPrefix, now = +note.dataset.round;
+      var open = document.querySelector("form.hx-orders");
+      // This round still shows its sheet or this seat's sealed card: nothing was overtaken.
+      var current = open || document.querySelector('[data-testid="sealed"]');
+      var lost = null;
+      try {
+        draftKeys(prefix).forEach(function (k) {
+          var round = +k.slice(prefix.length);
+          var draft = JSON.parse(localStorage.getItem(k) || "{}");
+          if (draft[SEALED] || round > now || (round === now && current)) return;
+          if (lost === null || round > lost) lost = round;
+        });
+      } catch (e) { lost = null; }
+      note.hidden = lost === null;
+      note.textContent = lost === null ? "" : note.dataset.text.replace("%(r)s", lost);
+    });
+  }
+
   // ---------------------------------------------------------------- countdown, wake lock
   function updateCountdowns() {
     document.querySelectorAll(".hx-countdown").forEach(function (el) {
@@ -236,7 +381,7 @@
       else if (el.dataset.left) left = Math.round(Number(el.dataset.left));
       else { el.textContent = ""; return; }
       var m = Math.floor(left / 60), s = left % 60;
-      el.textContent = "⏱ " + m + ":" + (s < 10 ? "0" : "") + s;
+      el.innerHTML = '<img class="icon-timer" src="/static/icons/timer.svg" alt="" aria-hidden="true"> ' + m + ":" + (s < 10 ? "0" : "") + s;
       el.classList.toggle("urgent", left <= 10);
     });
   }
@@ -257,6 +402,7 @@
   function refresh() {
     hoistStyles();
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
+    timerLost();
     updateCountdowns();
     updateWakeLock();
   }

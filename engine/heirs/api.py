@@ -322,13 +322,17 @@ class HeirsRules(HeirsEngine):
         ring_settle = self.content.ring_settle
         settle_discount = effects.get("settle_discount", 0)
         settle_halved = bool(omen_effects.get("settle_halved"))
+
+        def settle_cost(f: int) -> int:
+            cost = ring_settle[ring[f]] - settle_discount
+            if cost < 0:
+                cost = 0
+            return -(-cost // 2) if settle_halved else cost
+
         settle_costs: dict[str, int] = {}
         for f in (here, *neighbours):
             if f != AXIS and owner[f] == -1:
-                cost = ring_settle[ring[f]] - settle_discount
-                if cost < 0:
-                    cost = 0
-                settle_costs[ids[f]] = -(-cost // 2) if settle_halved else cost
+                settle_costs[ids[f]] = settle_cost(f)
         discount = effects.get("building_discount", 0)
         halved = bool(omen_effects.get("building_halved"))
         building_costs = self.content.building_costs
@@ -392,6 +396,13 @@ class HeirsRules(HeirsEngine):
                         offered.update(fields)
                 index_of = hexmap.index_of
                 entry["fields"] = sorted(offered, key=index_of.__getitem__)
+                # The heir settles where the extra step ends (H6 part 7): the sheet needs
+                # those fields' costs as well as the expedition's.
+                entry["settle_costs"] = {
+                    name: settle_cost(index_of[name])
+                    for name in entry["fields"]
+                    if owner[index_of[name]] == -1 and index_of[name] != AXIS
+                }
             tricks.append(entry)
         market_level = heir.buildings[MARKET]
         market = None

@@ -99,6 +99,13 @@ def pick(phone: Page, value: str) -> None:
     phone.locator(f'.hx-target:has(input[value="{value}"])').click()
 
 
+def open_part(phone: Page, part: str) -> None:
+    """Unfold one part of the order sheet (they fold, one open at a time)."""
+    closed = phone.locator(f'details[data-part="{part}"]:not([open]) > summary')
+    if closed.count():
+        closed.click()
+
+
 def seal(phone: Page) -> None:
     """Seal; the round's form goes (the next round's may come at once, with its own key)."""
     key = phone.locator("[data-testid=orders-form]").get_attribute("data-draft-key")
@@ -173,6 +180,7 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                     c_moves = [t for t in targets(cyril) if t.startswith("move:")]
                     pick(cyril, c_moves[0])
                     settled = True
+                open_part(cyril, "retinue")
                 cyril.locator("[data-testid=recruit]").fill("1")
                 if round_number == 1:
                     keep_screenshot(board, artifacts / "heirs-board-sealing.png")
@@ -245,7 +253,9 @@ def test_a_reloaded_phone_keeps_its_seat_and_draft(server: ServerProcess, artifa
             form.wait_for()
             move = next(t for t in targets(phone) if t.startswith("move:"))
             pick(phone, move)
+            open_part(phone, "retinue")
             phone.locator("[data-testid=recruit]").fill("2")
+            open_part(phone, "city")
             phone.locator(
                 '.hx-choice:has(input[name="build"]:not([value=""]):not(:disabled))'
             ).first.click()

@@ -1,5 +1,6 @@
 """The Heirs order sheet in Chromium: it composes against what the Market trades bring
-(H6: the Market runs first) and warns before sealing a settling that cannot happen (H5.2a)."""
+(H6: the Market runs first) and warns before sealing a settling that cannot happen (H5.2a):
+the Retinue says how many soldiers still leave the people a settling needs."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.config import PROJECT_DIR
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
 from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.browser.test_heirs_phone_sheet_browser import open_part
 from tests.live import current_match, heirs_at_first_orders, live_room
 from tests.play import auth
 
@@ -74,20 +76,26 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
             open_phone(page, client, code, token)
             learn = page.locator(f'input[name="learn"][value="{ability["id"]}"]')
             assert learn.is_disabled(), "no knowledge before the Market trades"
+            open_part(page, "market")
             page.select_option('select[name="give_0"]', "gold")
             page.select_option('select[name="get_0"]', "knowledge")
             page.fill('input[name="trades_0"]', str(needed))
             page.locator('input[name="trades_0"]').dispatch_event("input")
             assert learn.is_enabled(), "the trades pay for the ability: H6 runs the Market first"
-            learn.check(force=True)
+            open_part(page, "heir")
+            learn.check()
             after = page.locator('[data-testid="after-order"]').inner_text()
             assert f"{40 - 3 * needed} gold" in after and "0 knowledge" in after
             assert move is not None, "the first round offers a field that costs people"
-            page.locator(f'input[name="expedition"][value="move:{move}"]').check(force=True)
+            open_part(page, "expedition")
+            page.locator(f'input[name="expedition"][value="move:{move}"]').check()
             warning = page.locator('[data-testid="settle-warning"]')
             assert warning.is_hidden(), "3 people settle it"
+            open_part(page, "retinue")
             page.locator('input[name="recruit"]').fill("1")
-            page.locator('input[name="recruit"]').dispatch_event("input")
+            hint = page.locator('[data-testid="recruit-hint"]').inner_text()
+            assert f"settling {move} as well leaves room for 0" in hint, hint
+            open_part(page, "expedition")
             assert warning.is_visible(), "2 of the 3 people go to the retinue first (H6)"
             assert move in warning.inner_text() and "skipped" in warning.inner_text()
             keep_screenshot(page, artifacts / "heirs-sheet-market-first.png", full_page=True)

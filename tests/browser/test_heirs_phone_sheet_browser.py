@@ -1,0 +1,302 @@
+"""The Heirs order sheet on a 390×844 phone, in Chromium: its running total is the engine's
+own arithmetic (H6), its parts fold one at a time with the Seal always in reach, the sealed
+card says what was sealed, and a draft the sealing timer overtook (H5.4) is reported."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+
+from app.config import PROJECT_DIR
+from app.models import utcnow
+from engine.core import JSON, Rng
+from engine.heirs.content import MARKET
+from engine.heirs.state import HeirsState, clone_state
+from engine.registry import get_rules
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.live import current_match, heirs_at_first_orders, live_room, room_service, wait_for
+from tests.play import auth
+
+pytestmark = pytest.mark.browser
+
+HEIRS: Any = get_rules("heirs")
+ORIGIN = "http://pecet.test"
+TOTAL = re.compile(r"(\d+) soldiers · (\d+) people · (\d+) gold · (\d+) knowledge")
+TWO_SCREENS = 2 * PHONE_SIZE["height"]
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_phone(page: Page, client: TestClient, code: str, token: str, lang: str = "en") -> None:
+    """The seat's page as the server renders it now, static files from disk (no socket)."""
+    client.cookies.set(f"pecet_seat_{code}", token)
+    client.cookies.set("pecet_lang", lang)
+    html = client.get(f"/r/{code}").text
+
+    def serve(route: Route) -> None:
+        path = route.request.url.removeprefix(ORIGIN).split("?")[0]
+        if path == f"/r/{code}":
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        elif path.startswith("/static/"):
+            route.fulfill(path=str(PROJECT_DIR / path.lstrip("/")))
+        else:
+            route.abort()
+
+    page.unroute(f"{ORIGIN}/**")
+    page.route(f"{ORIGIN}/**", serve)
+    page.goto(f"{ORIGIN}/r/{code}")
+
+
+def open_part(page: Page, part: str) -> None:
+    details = page.locator(f'details[data-part="{part}"]')
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+
+
+def fill_sheet(page: Page, order: JSON) -> None:
+    """Compose ``order`` on the sheet by tapping, part by part (H6 order after the
+    expedition, whose end the Shadow path's fields follow)."""
+    expedition = order.get("expedition") or {"kind": "stay"}
+    value = (
+        "stay" if expedition["kind"] == "stay" else f"{expedition['kind']}:{expedition['field']}"
+    )
+    open_part(page, "expedition")
+    page.locator(f'input[name="expedition"][value="{value}"]').check()
+    page.locator('input[name="settle"]').set_checked(bool(order.get("settle", True)))
+    page.locator('input[name="retreat"]').set_checked(bool(order.get("retreat", False)))
+    exchanges = order.get("exchanges") or []
+    if page.locator('details[data-part="market"]').count():
+        open_part(page, "market")
+        for n in range(2):
+            line: JSON = (
+                exchanges[n] if n < len(exchanges) else {"give": "", "get": "", "trades": 0}
+            )
+            page.select_option(f'select[name="give_{n}"]', str(line["give"]))
+            page.select_option(f'select[name="get_{n}"]', str(line["get"]))
+            page.fill(f'input[name="trades_{n}"]', str(line["trades"]))
+    trick = order.get("trick") or {}
+    open_part(page, "trick")
+    page.locator(f'input[name="trick"][value="{trick.get("card", "")}"]').check()
+    if "target" in trick:
+        page.select_option(f'select[name="target_{trick["card"]}"]', str(trick["target"]))
+    if "field" in trick:
+        page.select_option(f'select[name="field_{trick["card"]}"]', trick["field"])
+    open_part(page, "retinue")
+    page.locator('input[name="recruit"]').fill(str(order.get("recruit", 0)))
+    open_part(page, "city")
+    page.locator(f'input[name="build"][value="{order.get("build") or ""}"]').check()
+    open_part(page, "heir")
+    page.locator(f'input[name="learn"][value="{order.get("learn") or ""}"]').check()
+
+
+def engine_after(state: HeirsState, seat: int, order: JSON) -> tuple[int, ...]:
+    """The seat's numbers right after its own step of the pass, as the engine plays it,
+    everybody else sealing the default order (stay, settle: nothing that touches the seat)."""
+    st = clone_state(state)
+    st.memo.clear()
+    for heir in st.heirs:
+        heir.order = None
+    for other in range(st.players):
+        st = HEIRS.submit(st, other, order if other == seat else {})
+    steps: list[tuple[int, ...]] = []
+
+    def on_step(after: HeirsState, _first: int) -> None:
+        heir = after.heirs[seat]
+        steps.append((heir.soldiers, heir.people, heir.gold, heir.knowledge))
+
+    HEIRS.resolve_round(st, until="pass", on_step=on_step)
+    return steps[st.pedestals.index(seat)]
+
+
+def test_the_running_total_is_what_the_engine_leaves(
+    client: TestClient, browser: Browser, artifacts: Path
+) -> None:
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    match = current_match(live_room(client, code))
+    state: HeirsState = match.state
+    heir = state.heirs[0]
+    # A Market, tricks that bring soldiers and people (H11.4), a purse with choices; no finds
+    # or shards, whose contents only the pass reveals (the sheet names them instead).
+    heir.buildings[MARKET] = 1
+    heir.people, heir.gold, heir.knowledge = 11, 14, 6
+    heir.hand = ["quick_recruitment", "mercenaries", "shadow_path"]
+    state.finds[:] = [""] * len(state.finds)
+    state.shards[:] = [""] * len(state.shards)
+    state.memo.clear()
+    page = browser.new_page(viewport=PHONE_SIZE)
+    open_phone(page, client, code, token)
+    after = page.locator('[data-testid="after-order"]')
+    checked: list[JSON] = []
+    for seed in range(40):
+        order = HEIRS.random_order(state, 0, Rng(seed))
+        if (order.get("expedition") or {}).get("kind") == "attack":
+            continue  # the battle decides what is left: the sheet says "before the battle"
+        fill_sheet(page, order)
+        shown = TOTAL.search(after.inner_text())
+        assert shown, after.inner_text()
+        expected = engine_after(state, 0, order)
+        assert tuple(int(n) for n in shown.groups()) == expected, (order, after.inner_text())
+        checked.append(order)
+        if len(checked) == 8:
+            break
+    keep_screenshot(page, artifacts / "heirs-phone-sheet-total.png")
+    # The orders covered the parts that change the purse: trades, a paid trick, recruits,
+    # a building or an ability, and a settling move.
+    assert any(o.get("exchanges") for o in checked)
+    assert any(o.get("trick") for o in checked)
+    assert any(o.get("recruit") for o in checked)
+    assert any(o.get("build") or o.get("learn") for o in checked)
+    assert any(
+        (o.get("expedition") or {}).get("kind") == "move" and o.get("settle") for o in checked
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "cs"])
+def test_the_sheet_folds_with_the_seal_in_reach(
+    client: TestClient, browser: Browser, artifacts: Path, lang: str
+) -> None:
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    page = browser.new_page(viewport=PHONE_SIZE)
+    open_phone(page, client, code, token, lang)
+    seal = page.locator("[data-confirm]")
+    expect(seal).to_have_count(1)
+    parts = page.locator("details.hx-part")
+    names = parts.evaluate_all("els => els.map(e => e.dataset.part)")
+    assert names[0] == "expedition" and {"trick", "retinue", "city", "heir"} <= set(names)
+
+    def in_view() -> bool:
+        box = seal.bounding_box()
+        assert box is not None
+        return box["y"] >= 0 and box["y"] + box["height"] <= PHONE_SIZE["height"]
+
+    for part in names:
+        open_part(page, part)
+        opened = page.locator("details.hx-part[open]").evaluate_all(
+            "els => els.map(e => e.dataset.part)"
+        )
+        assert opened == [part], "one part open at a time"
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height <= TWO_SCREENS, f"{part} open: the page is {height} px"
+        for where in ("0", "document.documentElement.scrollHeight / 2", "1e6"):
+            page.evaluate(f"window.scrollTo(0, {where})")
+            assert in_view(), f"{part} open, scrolled to {where}: Seal off screen"
+        page.evaluate("window.scrollTo(0, 0)")
+        keep_screenshot(page, artifacts / f"heirs-phone-sheet-{part}-{lang}.png")
+    # A folded part still tells what is drafted in it.
+    open_part(page, "city")
+    build = page.locator('input[name="build"]:not([value=""]):not(:disabled)').first
+    build.check()
+    name = build.locator("xpath=..").locator("b").inner_text()
+    open_part(page, "heir")
+    expect(page.locator('details[data-part="city"] [data-choice]')).to_have_text(name)
+    open_part(page, "retinue")
+    page.locator('input[name="recruit"]').fill("1")
+    open_part(page, "expedition")
+    expect(page.locator('details[data-part="retinue"] [data-choice]')).to_contain_text("1")
+    # A new frame (another seat seals, a reload) keeps the draft and the part being composed.
+    open_part(page, "city")
+    open_phone(page, client, code, token, lang)
+    expect(page.locator("details.hx-part[open]")).to_have_attribute("data-part", "city")
+    expect(page.locator('input[name="recruit"]')).to_have_value("1")
+
+
+def two_humans_at_first_orders(
+    client: TestClient, timer: int | None = None
+) -> tuple[str, list[str]]:
+    """An Heirs room of Ann and Ben at the first round of orders: (code, [Ann's, Ben's token])."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    bearer = auth(host)
+    if timer:
+        options = client.post(f"/api/rooms/{code}/options", json={"timer": timer}, headers=bearer)
+        assert options.is_success, options.text
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Ann", "Ben")
+    ]
+    assert client.post(f"/api/rooms/{code}/start", headers=bearer).is_success
+    live = live_room(client, code)
+    for seat, token in enumerate(tokens):
+        setup = HEIRS.random_order(current_match(live).state, seat, Rng(seat + 1))
+        assert client.post(f"/api/rooms/{code}/orders", json=setup, headers=auth(token)).is_success
+    wait_for(
+        lambda: (HEIRS.prompt(current_match(live).state, 0) or {}).get("kind") == "orders",
+        "the first round of orders",
+        10,
+    )
+    return code, tokens
+
+
+def test_the_sealed_card_says_what_was_sealed(
+    client: TestClient, browser: Browser, artifacts: Path
+) -> None:
+    code, (ann, _ben) = two_humans_at_first_orders(client)
+    state = current_match(live_room(client, code)).state
+    prompt = HEIRS.prompt(state, 0)
+    field = prompt["expedition"]["move"][0]
+    build = next(b for b in prompt["buildings"] if b["affordable"])
+    order = {"expedition": {"kind": "move", "field": field}, "build": build["id"], "recruit": 1}
+    page = browser.new_page(viewport=PHONE_SIZE)
+    open_phone(page, client, code, ann)
+    fill_sheet(page, order)
+    keep_screenshot(page, artifacts / "heirs-phone-sheet-before-seal.png", full_page=True)
+    sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(ann))
+    assert sealed.is_success, sealed.text
+    open_phone(page, client, code, ann)
+    summary = page.locator('[data-testid="sealed-order"]')
+    expect(summary).to_contain_text(f"Move to {field}")
+    expect(summary).to_contain_text("recruit 1")
+    expect(summary).to_contain_text(f"{build['id'].capitalize()} I")
+    expect(page.locator('[data-testid="timer-lost"]')).to_be_hidden()
+    keep_screenshot(page, artifacts / "heirs-phone-sealed-summary.png", full_page=True)
+
+
+def test_a_draft_the_timer_overtook_is_reported(
+    client: TestClient, browser: Browser, artifacts: Path
+) -> None:
+    code, (ann, ben) = two_humans_at_first_orders(client, timer=60)
+    live = live_room(client, code)
+    page = browser.new_page(viewport=PHONE_SIZE)
+    open_phone(page, client, code, ann)
+    lost = page.locator('[data-testid="timer-lost"]')
+    expect(lost).to_be_hidden()
+    open_part(page, "retinue")
+    page.locator('input[name="recruit"]').fill("1")  # a draft, never sealed
+    # Ben seals; Ann's time runs out and the server seals her default order (H5.4).
+    assert client.post(f"/api/rooms/{code}/orders", json={}, headers=auth(ben)).is_success
+    match = current_match(live)
+    match.deadline_at = utcnow() - timedelta(seconds=1)
+    assert client.portal is not None
+    client.portal.call(_expire, client, code)
+    wait_for(lambda: current_match(live).state.round == 2, "round 2", 10)
+    open_phone(page, client, code, ann)
+    expect(lost).to_be_visible()
+    expect(lost).to_contain_text("round 1")
+    keep_screenshot(page, artifacts / "heirs-phone-timer-lost.png", full_page=True)
+    # Sealing round 2 by hand leaves nothing to report.
+    page.locator("[data-confirm]").click()
+    open_phone(page, client, code, ann)
+    expect(lost).to_be_hidden()
+
+
+async def _expire(client: TestClient, code: str) -> None:
+    service = room_service(client)
+    live = await service.room(code)
+    async with live.lock:
+        service._expire(live)

@@ -1,0 +1,39 @@
+"""The Heirs order sheet as the server renders it: the map excerpt draws every heir the
+seat's view places on it (positions are public, H23), and an Invasion/Attack names whom it
+meets there."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from engine.registry import get_rules
+from tests.live import current_match, heirs_at_first_orders, live_room
+
+HEIRS: Any = get_rules("heirs")
+
+
+def tokens(html: str) -> list[str]:
+    return re.findall(r'class="hx-mini-heir[^"]*" data-seat="(\d+)"', html)
+
+
+def test_the_excerpt_draws_the_heirs_in_sight_and_the_attack_names_them(
+    client: TestClient,
+) -> None:
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    live = live_room(client, code)
+    state = current_match(live).state
+    assert tokens(client.get(f"/r/{code}").text) == ["0"], "the sibling stands out of sight"
+    # The sibling's heir steps next to Ann's (on a free field): in sight, and attackable.
+    field = HEIRS.prompt(state, 0)["expedition"]["move"][0]
+    state.heirs[1].position = HEIRS.field_index(field)
+    state.memo.clear()
+    html = client.get(f"/r/{code}").text
+    assert sorted(tokens(html)) == ["0", "1"]
+    sibling = next(s.name for s in live.seats if s.position == 1)
+    label = re.search(rf'value="attack:{field}"><span>([^<]*)</span>', html)
+    assert label is not None, "a sibling's heir on a free field can be attacked (H7.3)"
+    assert label.group(1) == f"Invade / attack {field} · free field · heir there: {sibling}"
