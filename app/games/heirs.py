@@ -783,9 +783,15 @@ def step_focus(payload: Mapping[str, Any]) -> JSON:
     and the fields it changed."""
     show = payload.get("show")
     steps = payload.get("playback") or []
-    focus: JSON = {"active": None, "battle": set(), "lit": set()}
+    focus: JSON = {"active": None, "battle": set(), "lit": set(), "fought": set()}
     if not (show or payload.get("replaying")) or not steps:
         return focus
+    # The playback holds only the steps shown so far, so a battle stays marked from its own
+    # step to the end of the round and never appears before it (README, "The reveal").
+    for step in steps[:-1]:
+        for event in step.get("events") or []:
+            if event["kind"] == "battle" and (event.get("data") or {}).get("field"):
+                focus["fought"].add(event["data"]["field"])
     for event in steps[-1].get("events") or []:
         kind, data = event["kind"], event.get("data") or {}
         if kind == "step" and focus["active"] is None:
@@ -811,8 +817,12 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
     for heir in heirs:
         colour = heir.get("colour")
         spot = by_id.get(heir["position"], {"x": 0.0, "y": 0.0})
-        # Each heir keeps its own corner of a field, so heirs on one field never hide another.
+        # Each heir keeps its own corner of a field, so heirs on one field never hide another;
+        # on a capital the heirs stand right of the castle (the board draws it on the left),
+        # and everywhere above the field's id.
         angle = math.radians(int(heir["seat"]) * 60 + 210)
+        beside = 18.0 if spot.get("capital_of") is not None else 0.0
+        reach = 4.0 if beside else 11.0
         rows.append(
             {
                 **heir,
@@ -820,8 +830,8 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
                 "hex": COLOUR_HEX.get(colour or "", NO_COLOUR),
                 "symbol": SYMBOLS.get(colour or "", "?"),
                 "colour_label": colour_name(colour),
-                "x": round(spot["x"] + math.cos(angle) * 11, 1),
-                "y": round(spot["y"] + math.sin(angle) * 9, 1),
+                "x": round(spot["x"] + beside + math.cos(angle) * reach, 1),
+                "y": round(spot["y"] - 4 + math.sin(angle) * 6, 1),
                 "sign_tokens": [
                     {
                         "hex": COLOUR_HEX.get(colour_of(heirs, s) or "", NO_COLOUR),
@@ -841,12 +851,49 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
     return rows
 
 
+COUNCIL_ITEMS = (
+    ("signs", "sign"),
+    ("won_battles", "won_battle"),
+    ("fields", "field"),
+    ("artifacts", "artifact"),
+    ("ability_levels", "ability_level"),
+)
+"""H19.2: each counted item of a Council breakdown and its key in the points sheet."""
+
+
+def council_columns() -> list[JSON]:
+    """The end table's point columns, in H19.2's order; the board and the phones share them."""
+    labels = {
+        "signs": i18n.gettext("Signs"),
+        "won_battles": i18n.gettext("Battles won"),
+        "fields": i18n.gettext("Fields"),
+        "artifacts": i18n.gettext("Artifacts"),
+        "ability_levels": i18n.gettext("Abilities"),
+    }
+    return [{"key": key, "label": labels[key]} for key, _ in COUNCIL_ITEMS]
+
+
+def council_score(breakdown: Mapping[str, Any], sheet: Mapping[str, int]) -> JSON:
+    """H19.2 as points: each item's count times its worth, so the columns add up to the total
+    the engine computed (``points``)."""
+    return {
+        key: {
+            "count": int(breakdown.get(key) or 0),
+            "worth": sheet[item],
+            "points": int(breakdown.get(key) or 0) * sheet[item],
+        }
+        for key, item in COUNCIL_ITEMS
+    }
+
+
 def outcome_rows(view: Mapping[str, Any], names: Mapping[int, str]) -> JSON | None:
     outcome = view.get("outcome")
     if not outcome:
         return None
     heirs = view.get("heirs", [])
     council = outcome.get("council") or {}
+    # A variant may change what an item is worth (it patches the sheet's council.json).
+    sheet = RULES.for_variants(list(view.get("variants") or [])).content.council
     rows = []
     ranking = outcome.get("ranking") or []
     place = {seat: index + 1 for index, group in enumerate(ranking) for seat in group}
@@ -863,6 +910,7 @@ def outcome_rows(view: Mapping[str, Any], names: Mapping[int, str]) -> JSON | No
                 "place": place.get(seat),
                 "winner": seat in (outcome.get("winners") or []),
                 "points": points,
+                "score": council_score(points, sheet),
                 "character": character_name((outcome.get("characters") or {}).get(str(seat), "")),
                 "artifacts": [artifact_name(a) for a in [artifacts.get("start")] if a]
                 + [artifact_name(a) for a in artifacts.get("backpack", [])],
@@ -874,6 +922,7 @@ def outcome_rows(view: Mapping[str, Any], names: Mapping[int, str]) -> JSON | No
         "reason": ending_name(outcome.get("reason")),
         "winners": [names.get(s, str(s)) for s in outcome.get("winners") or []],
         "rows": rows,
+        "columns": council_columns(),
     }
 
 
@@ -901,6 +950,12 @@ def phone_context(
         ]
     if prompt.get("kind") == "orders":
         ctx["sheet"] = order_sheet(prompt, me, view, names, fields)
+    position = next(
+        (h.get("position") for h in view.get("heirs", []) if h.get("seat") == seat), None
+    )
+    ctx["sealed_lines"] = sealed_summary(
+        me.get("sealed_order"), names, {**me, "position": position}
+    )
     log = []
     for event in payload.get("events", []):
         data = event.get("data") or {}
@@ -973,11 +1028,14 @@ def order_sheet(
         "attack": i18n.gettext("Invade / attack %(field)s"),
         "scout": i18n.gettext("Scout %(field)s"),
     }
+    heirs = [h for h in view.get("heirs", []) if not h.get("fallen") and h.get("position")]
     for kind in ("move", "attack", "scout"):
         for field in expedition.get(kind, []):
             label = kind_labels[kind] % {"field": field}
             if kind == "move" and field in costs:
                 label += " · " + i18n.gettext("settle for %(n)s people") % {"n": costs[field]}
+            if kind == "attack":
+                label += " · " + defenders_text(by_id.get(field) or {}, heirs, names)
             targets.append(
                 {"value": f"{kind}:{field}", "kind": kind, "field": field, "label": label}
             )
@@ -987,6 +1045,29 @@ def order_sheet(
         for f in fields:
             if hex_distance(f, here) <= EXCERPT_RADIUS:
                 excerpt.append({**f, "marks": marks.get(f["id"], []), "here": f["id"] == position})
+    # Every heir the seat's view places on the excerpt: positions are public (H23), so the
+    # phone draws exactly what the board shows there, and nothing more.
+    shown = {f["id"]: f for f in excerpt}
+    tokens = []
+    for heir in heirs:
+        spot = shown.get(heir["position"])
+        if spot is None:
+            continue
+        colour = heir.get("colour") or ""
+        # Side by side across the top of the field, clear of its castle, glyphs and id.
+        together = [h["seat"] for h in heirs if h["position"] == heir["position"]]
+        offset = (together.index(heir["seat"]) - (len(together) - 1) / 2) * 22
+        tokens.append(
+            {
+                "seat": heir["seat"],
+                "me": heir["seat"] == me.get("seat"),
+                "x": round(spot["x"] + offset, 1),
+                "y": round(spot["y"] - 24, 1),
+                "hex": COLOUR_HEX.get(colour, NO_COLOUR),
+                "symbol": SYMBOLS.get(colour, "?"),
+                "name": names.get(int(heir["seat"]), str(heir["seat"])),
+            }
+        )
     recruit = prompt.get("recruit") or {}
     max_recruit = min(int(recruit.get("cap", 0)), int(recruit.get("affordable", 0)))
     buildings = []
@@ -1021,6 +1102,7 @@ def order_sheet(
             }
         )
     tricks = []
+    cards = RULES.for_variants(list(view.get("variants") or [])).content.cards
     for t in prompt.get("tricks", []):
         reason = (
             ""
@@ -1038,6 +1120,12 @@ def order_sheet(
                 ],
                 "field_options": list(t.get("fields") or []),
                 "reason": reason,
+                # H11.4: a Reinforcement's soldiers and people come in part 2 of the step.
+                "gain": {
+                    r: int(cards.get(t["card"], {}).get(r, 0))
+                    for r in ("soldiers", "people")
+                    if t.get("group") == 1 and cards.get(t["card"], {}).get(r)
+                },
             }
         )
     market = prompt.get("market")
@@ -1059,9 +1147,35 @@ def order_sheet(
         "market": None if not market else {"give": market["give"], "get": market["get"]},
         "people_per_soldier": int(recruit.get("people_per_soldier", 2)),
         "cap": int(recruit.get("cap", 0)),
-        "settle_costs": dict(costs),
+        # Where the heir ends its step: the expedition's field or the Shadow path's (H7.7).
+        "settle_costs": {
+            **{
+                f: c
+                for t in prompt.get("tricks", [])
+                for f, c in (t.get("settle_costs") or {}).items()
+            },
+            **costs,
+        },
         "names": {r: resource_name(r) for r in ("soldiers", *RESOURCES)},
         "after": i18n.gettext("After this order: %(rest)s"),
+        # What the running total cannot know in advance, named next to it.
+        "unknown": {
+            "attack": i18n.gettext("before the battle"),
+            "find": i18n.gettext("plus what the find holds"),
+            "bribery": i18n.gettext("plus the soldiers Bribery wins"),
+        },
+        "finds": [f["id"] for f in fields if f.get("find")],
+        "can_pay": i18n.gettext("you can pay for %(m)s"),
+        "can_pay_and_settle": i18n.gettext(
+            "you can pay for %(m)s; settling %(field)s as well leaves room for %(k)s"
+        ),
+        "summary": {
+            "recruit": i18n.gettext("recruit %(n)s"),
+            "settle": i18n.gettext("settle"),
+            "retreat": i18n.gettext("retreat"),
+            "no_trades": i18n.gettext("no trades"),
+            "trade": i18n.gettext("%(n)s× %(give)s → %(get)s"),
+        },
         "no_settle": i18n.gettext(
             "Settling %(field)s needs %(need)s people, and only %(left)s will be left "
             "after this order: the settling will be skipped."
@@ -1087,6 +1201,7 @@ def order_sheet(
         "targets": targets,
         "excerpt": excerpt,
         "excerpt_box": excerpt_box(excerpt),
+        "tokens": tokens,
         "settle_default": settle.get("default", True),
         "settle_here": costs.get(position),
         "recruit_cap": recruit.get("cap", 0),
@@ -1105,6 +1220,95 @@ def order_sheet(
         "omen_text": omen_text(prompt.get("omen")),
         "pedestal": prompt.get("pedestal"),
     }
+
+
+def defenders_text(field: Mapping[str, Any], heirs: list[JSON], names: Mapping[int, str]) -> str:
+    """Whom an Invasion/Attack on ``field`` meets, from the public view only (H23): its owner
+    (the owner's militia defends it) and every heir standing there."""
+    parts = []
+    owner = field.get("owner")
+    if field.get("capital_of") is not None:
+        parts.append(
+            i18n.gettext("capital of %(name)s")
+            % {"name": names.get(int(field["capital_of"]), str(field["capital_of"]))}
+        )
+    elif owner is not None:
+        parts.append(
+            i18n.gettext("field of %(name)s") % {"name": names.get(int(owner), str(owner))}
+        )
+    else:
+        parts.append(i18n.gettext("free field"))
+    there = [
+        names.get(int(h["seat"]), str(h["seat"])) for h in heirs if h["position"] == field.get("id")
+    ]
+    if there:
+        parts.append(
+            i18n.ngettext("heir there: %(names)s", "heirs there: %(names)s", len(there))
+            % {"names": ", ".join(there)}
+        )
+    return " · ".join(parts)
+
+
+def sealed_summary(
+    order: Mapping[str, Any] | None, names: Mapping[int, str], me: Mapping[str, Any]
+) -> list[JSON]:
+    """The seat's own sealed order (H5.1), part by part, for the phone that sealed it."""
+    if not order:
+        return []
+    lines: list[JSON] = []
+    for line in order.get("exchanges") or []:
+        lines.append(
+            {
+                "part": i18n.gettext("Market"),
+                "text": i18n.gettext("%(n)s× %(give)s → %(get)s")
+                % {
+                    "n": line["trades"],
+                    "give": resource_name(line["give"]),
+                    "get": resource_name(line["get"]),
+                },
+            }
+        )
+    trick = order.get("trick")
+    if trick:
+        text = trick_name(trick["card"])
+        if trick.get("target") is not None:
+            text += " → " + names.get(int(trick["target"]), str(trick["target"]))
+        if trick.get("field"):
+            text += " → " + str(trick["field"])
+        lines.append({"part": i18n.gettext("Trick"), "text": text})
+    if order.get("recruit"):
+        lines.append(
+            {
+                "part": i18n.gettext("Retinue"),
+                "text": i18n.gettext("recruit %(n)s") % {"n": order["recruit"]},
+            }
+        )
+    buildings = me.get("buildings") or {}
+    if order.get("build"):
+        level = roman(int(buildings.get(order["build"], 0)) + 1)
+        lines.append(
+            {"part": i18n.gettext("City"), "text": f"{building_name(order['build'])} {level}"}
+        )
+    abilities = me.get("abilities") or {}
+    if order.get("learn"):
+        level = roman(int(abilities.get(order["learn"], 0)) + 1)
+        lines.append(
+            {"part": i18n.gettext("Heir"), "text": f"{ability_name(order['learn'])} {level}"}
+        )
+    expedition = order.get("expedition") or {"kind": "stay"}
+    field = expedition.get("field") or me.get("position") or ""
+    kinds = {
+        "stay": i18n.gettext("Stay on %(field)s"),
+        "move": i18n.gettext("Move to %(field)s"),
+        "attack": i18n.gettext("Invade / attack %(field)s"),
+        "scout": i18n.gettext("Scout %(field)s"),
+    }
+    text = kinds.get(expedition.get("kind", "stay"), "%(field)s") % {"field": field}
+    extras = [i18n.gettext("settle") if order.get("settle") else i18n.gettext("no settling")]
+    if order.get("retreat"):
+        extras.append(i18n.gettext("retreat"))
+    lines.append({"part": i18n.gettext("Expedition"), "text": " · ".join([text, *extras])})
+    return lines
 
 
 def excerpt_box(excerpt: list[JSON]) -> str:
