@@ -263,6 +263,14 @@ def test_forms_translate_to_orders_and_garbage_to_a_refusable_order() -> None:
         message = screens.SCREENS.translate_form({"action": "legions", "order": bad})
         assert message == {"type": "order", "order": {}}
     assert screens.SCREENS.translate_form({"action": "take"}) is None
+    # G8.3 on the phone: the two ticked legions (htmx sends one field as a list).
+    ticked = {"action": "legions", "pick": "under", "slot": ["L03", "L12"]}
+    assert screens.SCREENS.translate_form(ticked) == {
+        "type": "order",
+        "order": {"kind": "under", "legions": ["L03", "L12"]},
+    }
+    one = screens.SCREENS.translate_form({"action": "legions", "pick": "under", "slot": "L03"})
+    assert one == {"type": "order", "order": {"kind": "under", "legions": ["L03"]}}  # refused
 
 
 def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:

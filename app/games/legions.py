@@ -348,6 +348,39 @@ def option_view(
     return out
 
 
+def under_choices(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> list[JSON]:
+    """The legions of G8.3's pairs, each once and grouped by location, to tick two of them
+    instead of reading a list of every pair (40 with the five-location route); the engine
+    refuses a pair that is not one of its options with a readable message."""
+    location_of = {
+        str(card["id"]): str(loc["id"])
+        for loc in view.get("locations", [])
+        for side in loc.get("sides", [])
+        if side.get("seat") == prompt.get("seat")
+        for card in side.get("face_up", [])
+        if isinstance(card, Mapping)
+    }
+    picked = {
+        str(legion)
+        for option in prompt.get("options", [])
+        for legion in (option.get("order") or {}).get("legions") or []
+    }
+    groups = []
+    for loc in LOCATION_ORDER:
+        cards = [card_info(c) for c in sorted(picked) if location_of.get(c) == loc]
+        if cards:
+            cards.sort(key=lambda c: int(c["number"]) if c else 0)
+            groups.append(
+                {
+                    "loc": loc,
+                    "guild": GUILD_OF_LOCATION[loc],
+                    "loc_name": location_name(loc),
+                    "cards": cards,
+                }
+            )
+    return groups
+
+
 def power_view(
     prompt: Mapping[str, Any], option: Mapping[str, Any], order: Mapping[str, Any], out: JSON
 ) -> None:
@@ -724,6 +757,7 @@ def phone_context(
                 }
             )
     stratagem = me.get("stratagem") or {}
+    under_cards = under_choices(prompt, view) if prompt and prompt.get("kind") == "under" else []
     routed = {
         loc: [card_info(c) for c in cards]
         for loc, cards in (me.get("routed") or {}).items()
@@ -758,8 +792,15 @@ def phone_context(
         "prompt_title": prompt_title(prompt) if prompt else "",
         "options": options,
         "stratagem_options": stratagem_options,
+        "under_cards": under_cards,
+        # Step 2 stays open while a stratagem is unused, so the board's step never tells
+        # which stratagem it is (G10.1, G15); with nothing to do the phone says so and
+        # goes on by itself instead of asking for a tap.
+        "nothing_to_decide": bool(prompt)
+        and not stratagem_options
+        and len(options) == 1
+        and options[0]["kind"] == "skip",
         "prompt_legion": card_info((prompt or {}).get("legion")),
-        "prompt_seen": [hero_info(h) for h in (prompt or {}).get("seen", [])],
         "waiting_for": waiting_for,
     }
 
@@ -801,6 +842,9 @@ class LegionsScreens:
         refuses with a readable message (``bad_order``)."""
         if frame.get("action") != FORM_ACTION:
             return None
+        picked = form_values(frame.get("slot"))
+        if frame.get("pick") == "under":
+            return {"type": "order", "order": {"kind": "under", "legions": picked}}
         values = form_values(frame.get("order"))
         try:
             order = json.loads(values[0]) if values else {}

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from tests.browser.fit import PHONE_MAX_HEIGHT_PX, phone_fit, small_text
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import ServerProcess
 
@@ -31,9 +32,17 @@ def whose_turn(phones: dict[str, Page]) -> tuple[str, Page]:
     raise AssertionError("neither phone shows a TAKE form")
 
 
+def assert_fits_the_phone(page: Page, decision: str) -> None:
+    """Two screen heights at most, and the confirm on screen at the top and the bottom."""
+    height, at_top, at_bottom = phone_fit(page)
+    assert height <= PHONE_MAX_HEIGHT_PX, f"{decision}: {height} px"
+    assert at_top and at_bottom, f"{decision}: the confirm scrolls out of sight"
+
+
 def play_turn(page: Page, turn: int) -> None:
     """TAKE 2 (tick two takeable slots), then RETURN 2 and PLACE 1, all by tapping."""
     take = page.locator("form.take-form")
+    assert_fits_the_phone(page, "TAKE")
     count = int(take.get_attribute("data-take-count") or "2")
     picks = take.locator("label.pick")
     # Vary which heroes are taken a little from turn to turn.
@@ -44,6 +53,7 @@ def play_turn(page: Page, turn: int) -> None:
 
     place = page.locator("form.place-form")
     place.wait_for(timeout=TIMEOUT_MS)
+    assert_fits_the_phone(page, "RETURN and PLACE")
     for group in place.locator("[data-card-group]").all():
         group.locator("label.pick-card:not(:has(input:disabled))").first.click()
     if turn % 4 == 3:  # now and then block a hero instead of recruiting into the council
@@ -102,8 +112,26 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
                 play_turn(phone, turn)
                 if turn < 14:
                     expect(board.locator("[data-testid=turn]")).to_have_text(str(turn + 1))
+                if turn in (6, 7):
+                    # Read from the couch, in both languages; each count names its row, each
+                    # count on a phone names its player.
+                    assert small_text(board, ".table") == [], board.url
+                    expect(board.locator(".player-bar .row-counts")).to_have_count(0)
+                    expect(board.locator("[data-testid=row-counts-A]")).to_contain_text(
+                        "In row A" if turn == 6 else "V řadě A"
+                    )
+                    alice, bob = phones["Alice"], phones["Bob"]
+                    expect(alice.locator("[data-testid=counters-other]")).to_have_text("Bob")
+                    expect(bob.locator("[data-testid=counters-other]")).to_have_text("Alice")
+                    expect(bob.locator("[data-testid=counters-you]")).to_have_text("ty")
+                if turn == 6:
+                    board.locator('.lang-links a[lang="cs"]').click()
+                    expect(board.locator("html")).to_have_attribute("lang", "cs")
+                    expect(board.locator("[data-testid=turn]")).to_have_text(str(turn + 1))
                 if turn == 7:
                     keep_screenshot(board, artifacts / "board-mid-game.png")
+                    board.locator('.lang-links a[lang="en"]').click()
+                    expect(board.locator("html")).to_have_attribute("lang", "en")
                     for other_name, other in phones.items():
                         keep_screenshot(
                             other,
@@ -140,6 +168,8 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
                 alice_strength == bob_strength == strength_a == strength_b
             )
             expect(board.locator(".final")).to_have_css("opacity", "1", timeout=30_000)
+            scoring_small = small_text(board, ".scoring")
+            assert scoring_small == [], scoring_small
             keep_screenshot(board, artifacts / "board-final.png")
             for name, phone in phones.items():
                 keep_screenshot(

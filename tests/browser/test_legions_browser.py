@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from tests.browser.fit import PHONE_MAX_HEIGHT_PX, phone_fit, small_text
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS
 from tests.conftest import ServerProcess
@@ -56,6 +57,20 @@ STACKING_PLACE = """() => {
 }"""
 
 
+def pick_two(phone: Page) -> None:
+    """G8.3 on the phone: tick two legions (from two locations when they come from several),
+    then confirm."""
+    places = phone.locator("[data-testid=under-form] .lg-under-loc")
+    if places.count() > 1:  # the five-location route
+        places.nth(0).locator("label.lg-pick").first.click()
+        places.nth(1).locator("label.lg-pick").first.click()
+    else:
+        picks = places.locator("label.lg-pick")
+        picks.nth(0).click()
+        picks.nth(1).click()
+    phone.locator("[data-testid=under-submit]").click()
+
+
 def act(phone: Page) -> str | None:
     """Tap through this phone's prompt once; returns what was done (None: nothing to do)."""
     prompt = phone.locator("[data-testid=prompt]")
@@ -63,11 +78,19 @@ def act(phone: Page) -> str | None:
         return None
     kind = prompt.get_attribute("data-kind") or ""
     handle = prompt.element_handle()
+    height, at_top, at_bottom = phone_fit(phone)
+    assert height <= PHONE_MAX_HEIGHT_PX, f"{kind}: {height} px"
+    # Forms keep their confirm in reach; a list of one-tap options starts on the first screen.
+    assert at_top and (at_bottom or kind not in ("seal", "under")), kind
     if kind == "seal":
         # Pile legions where this side already has the most (to recruit soon); white goes anywhere.
         best = phone.evaluate(STACKING_PICK)
         phone.locator(".lg-pick").nth(best).click()
         phone.locator("[data-testid=seal]").click()
+    elif kind == "under":
+        pick_two(phone)
+    elif phone.locator("[data-testid=nothing-to-decide]").count():
+        kind = "nothing"  # the phone goes on by itself (G10.1 keeps step 2 open)
     else:
         recruit = phone.locator('button[data-kind="recruit"], button[data-kind="choose_hero"]')
         plain = phone.locator("button.lg-option:not(.quiet):not(.stratagem)")
@@ -118,6 +141,7 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             # Sealing: one phone seals, the board shows "sealed" for it only.
             act(phones[0])
             expect(board.locator(".lg-seal.sealed")).to_have_count(1)
+            assert small_text(board, ".lg-board") == []  # read from the couch
             keep_screenshot(board, artifacts / "legions-board-sealing.png")
             keep_screenshot(phones[0], artifacts / "legions-phone-a-sealing.png")
             keep_screenshot(phones[1], artifacts / "legions-phone-b-sealing.png")
@@ -143,6 +167,21 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             while not tapped_enough() and time.monotonic() < deadline:
                 turn = int(board.locator("[data-testid=turn]").inner_text())
                 if turn >= 3 and not shot_mid and phones[0].locator("[data-testid=prompt]").count():
+                    # The board in Czech from here on, read from the couch in both languages.
+                    assert small_text(board, ".lg-board") == []
+                    board.locator('.lg-foot .lang-links a[lang="cs"]').click()
+                    expect(board.locator("html")).to_have_attribute("lang", "cs")
+                    expect(board.locator("[data-testid=turn]")).not_to_be_empty()
+                    board_cs = small_text(board, ".lg-board")
+                    assert board_cs == [], board_cs
+                    # One word for the counter on the TV and the phone (Czech "Tah").
+                    expect(board.locator(".lg-turn-no")).to_contain_text("Tah")
+                    expect(phones[1].locator(".lg-status")).to_contain_text("Tah")
+                    # The (Czech) phone's hero row carries the powers the board shows.
+                    powers = board.locator(".lg-hero-row .hero-power").all_inner_texts()
+                    expect(
+                        phones[1].locator("[data-testid=phone-hero-row] .hero-power")
+                    ).to_have_text(powers)
                     keep_screenshot(board, artifacts / "legions-board-mid-game.png")
                     for letter, phone in zip("ab", phones, strict=True):
                         keep_screenshot(
@@ -182,6 +221,8 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             expect(board.locator("[data-testid=final]")).to_be_visible(timeout=30_000)
             expect(board.locator("[data-testid=end-reason]")).not_to_be_empty()
             board.wait_for_timeout(700)
+            final_small = small_text(board, ".lg-board")
+            assert final_small == [], final_small
             keep_screenshot(board, artifacts / "legions-board-final.png")
             for letter, phone in zip("ab", phones, strict=True):
                 if not handed_over:

@@ -1,0 +1,153 @@
+"""Legions decisions that a random game seldom reaches, drawn on a phone in Chromium.
+
+The five-location recruit (G8.1) offers 40 pairs of legions for "which 2 go under" (G8.3):
+the phone shows the 10 legions to tick two of, and a confirm that stays on screen. A step 2
+with nothing to decide (G10.1 keeps it open while a stratagem is unused) is shown as
+information. Each screen is the real phone template with the real stylesheets, served by a
+real server, for a state built by hand; its form is checked to become an order the engine
+takes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from app import i18n, pages
+from app.games.legions import SCREENS
+from engine.legions import RULES
+from engine.legions.rules import ROUTE_FIVE
+from engine.legions.state import LegionsState, Stage
+from tests.browser.fit import PHONE_MAX_HEIGHT_PX, phone_fit
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+LOCATIONS = ("Y", "R", "B", "P", "G")
+
+
+def take_out(state: LegionsState, card: str) -> None:
+    """Lift a legion from wherever the deal put it (deck, row or a hand)."""
+    if card in state.legion_deck:
+        state.legion_deck.remove(card)
+    for player in state.players:
+        if card in player.hand:
+            player.hand.remove(card)
+    state.legion_row = [slot for slot in state.legion_row if slot.card != card]
+
+
+def five_route_under(seat: int) -> LegionsState:
+    """``seat`` has just recruited by the five-location route with 2 legions everywhere."""
+    state = RULES.setup(2, 7, {})
+    state.phase = "steps"
+    for loc in LOCATIONS:
+        cards = [c for c, legion in RULES.content.legions.items() if legion.location == loc][:2]
+        for card in cards:
+            take_out(state, card)
+        state.players[seat].face_up[loc] = cards
+    hero = state.hero_row.pop(0)
+    state.flags.recruited[seat] = True
+    state.stage = Stage(seat, "under", {"hero": hero, "route": ROUTE_FIVE, "location": None})
+    return state
+
+
+def nothing_to_recruit(seat: int) -> LegionsState:
+    """Step 2 of ``seat`` with no route to a hero and a stratagem with no target now."""
+    state = RULES.setup(2, 7, {})
+    state.phase = "steps"
+    player = state.players[seat]
+    player.stratagem = "N1" if player.side == "necro" else "K2"  # no routed, no 2 together
+    player.stratagem_used = False
+    state.stage = Stage(seat, "recruit", {})
+    return state
+
+
+def show_phone(page: Page, state: LegionsState, seat: int, lang: str) -> None:
+    """The seat's phone screen (header, then the game's own screen) on the server's origin."""
+    payload: dict[str, Any] = {
+        "view": RULES.view(state, seat),
+        "prompt": RULES.prompt(state, seat),
+        "events": [],
+        "seats": [{"seat": 0, "name": "Alice"}, {"seat": 1, "name": "Bob"}],
+    }
+    with i18n.use_language(lang):
+        context = SCREENS.context(payload, seat)
+    screen = pages.render("games/legions/phone.html", lang, prompt=payload["prompt"], **context)
+    page.set_content(
+        f"""<!doctype html><html lang="{lang}"><head>
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <link rel="stylesheet" href="/static/pecet.css">
+        <script src="/static/vendor/htmx-2.0.8.min.js" defer></script>
+        <script src="/static/pecet.js" defer></script></head>
+        <body class="page-phone"><main class="phone"><div id="phone-view" class="phone-view">
+        <header class="ph-head" style="height:64px"></header>{screen}</div></main></body></html>""",
+        wait_until="load",
+    )
+
+
+def test_g8_3_five_route_pick_two_and_g10_1_nothing_to_decide_fit_a_phone(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    under = five_route_under(0)
+    pairs = RULES.prompt(under, 0)
+    assert pairs is not None and len(pairs["options"]) == 40  # the list the phone showed
+    idle = nothing_to_recruit(1)
+    step_2 = RULES.prompt(idle, 1)
+    assert step_2 is not None and [o["order"]["kind"] for o in step_2["options"]] == ["skip"]
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
+            page.goto(server.base_url + "/static/legions.css")  # the server's origin
+            for lang in ("en", "cs"):
+                fields = pick_two_under(page, under, lang, artifacts)
+                translated = SCREENS.translate_form(fields)
+                assert translated is not None
+                after = RULES.submit(under, 0, translated["order"])
+                assert after.pending == {"kind": "under", "legions": sorted(fields["slot"])}
+
+                show_phone(page, idle, 1, lang)
+                expect(page.locator("[data-testid=nothing-to-decide]")).to_be_visible()
+                go_on = page.locator("[data-testid=option]")
+                expect(go_on).to_have_count(1)  # sent by itself after a moment, or tapped sooner
+                assert go_on.get_attribute("data-kind") == "skip"
+                assert go_on.get_attribute("data-confirm") is not None
+                height, at_top, _ = phone_fit(page)
+                keep_screenshot(
+                    page, artifacts / f"legions-phone-nothing-{lang}.png", full_page=True
+                )
+                assert height <= PHONE_MAX_HEIGHT_PX, height
+                assert at_top
+        finally:
+            browser.close()
+
+
+def pick_two_under(page: Page, state: LegionsState, lang: str, artifacts: Path) -> dict[str, Any]:
+    """Tick a Market and a Barracks legion and return the form's fields as htmx sends them."""
+    show_phone(page, state, 0, lang)
+    form = page.locator("[data-testid=under-form]")
+    expect(form.locator(".lg-under-loc")).to_have_count(5)
+    picks = form.locator("label.lg-pick")
+    expect(picks).to_have_count(10)
+    confirm = page.locator("[data-testid=under-submit]")
+    expect(confirm).to_be_disabled()
+    picks.nth(0).click()  # a Market legion
+    picks.nth(2).click()  # a Barracks legion
+    expect(confirm).to_be_enabled()
+    expect(form.locator("input:disabled")).to_have_count(8)  # two at most
+
+    height, at_top, at_bottom = phone_fit(page)
+    keep_screenshot(page, artifacts / f"legions-phone-under-five-{lang}.png", full_page=True)
+    assert height <= PHONE_MAX_HEIGHT_PX, height
+    assert at_top and at_bottom, "the confirm stays on screen wherever one scrolls"
+    fields: dict[str, Any] = page.evaluate(
+        """() => {
+          const data = new FormData(document.querySelector('[data-testid=under-form]'));
+          return {action: data.get('action'), pick: data.get('pick'), slot: data.getAll('slot')};
+        }"""
+    )
+    return fields
