@@ -152,6 +152,9 @@ class SeatPublic(BaseModel):
     seat: int
     name: str
     bot: bool
+    bot_style: str | None = Field(
+        default=None, description="The style of the bot playing the seat (added or handed one)."
+    )
     connected: bool = Field(
         default=True, description="A phone socket is open (or closed less than 10 s ago)."
     )

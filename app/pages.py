@@ -88,8 +88,8 @@ environment.globals.update(
 environment.filters["seat_name"] = lambda seat, room: next(
     (s["name"] for s in room["seats"] if s["seat"] == seat), str(seat)
 )
-environment.filters["seat_name_of"] = lambda row, room: environment.filters["seat_name"](
-    row["seat"], room
+environment.filters["seat_of"] = lambda seat, room: next(
+    (s for s in room["seats"] if s["seat"] == seat), {"seat": seat, "name": str(seat)}
 )
 environment.filters["strength"] = lambda card_id: hidden_leaders.card_strength(str(card_id))
 
@@ -318,6 +318,7 @@ def presence_of(payload: Mapping[str, Any]) -> dict[int, JSON]:
             "seat": int(seat["seat"]),
             "name": seat.get("name", ""),
             "bot": bool(seat.get("bot")),
+            "bot_style": seat.get("bot_style"),
             "connected": connected,
             "away_for": away_for,
             "away_text": "" if away_for is None else away_text(away_for),
@@ -505,6 +506,13 @@ def night_context(payload: Mapping[str, Any]) -> JSON:
 # ------------------------------------------------------------------ fragments
 
 
+def bot_style_names(game_context: Mapping[str, Any]) -> dict[str, str]:
+    """A bot style's short name for the seat's bot tag: the game's picker labels read
+    "Name — what it plays for"; a game with one style names none."""
+    styles = game_context.get("bot_styles") or []
+    return {str(style): str(label).split(" — ")[0] for style, label in styles}
+
+
 def screen_context(
     game: str, payload: JSON, lang: str, *, board: bool, replay: bool = False
 ) -> JSON:
@@ -522,6 +530,7 @@ def screen_context(
     context: JSON = {
         "room": shown,
         "game": game,
+        "bot_style_names": bot_style_names(game_context),
         **game_context,
         **log,
         **night,
@@ -550,6 +559,7 @@ def render_board_view(
         "fragments/board_view.html",
         lang,
         code=live.code,
+        howto_game=live.game,
         host=host,
         join_url=join_url,
         **screen_context(live.game, payload, lang, board=True),
@@ -707,6 +717,21 @@ async def seat_from_cookie(request: Request, live: LiveRoom) -> tuple[SeatInfo |
 @router.get("/", response_class=HTMLResponse)
 async def index(request: Request) -> HTMLResponse:
     return index_page(request)
+
+
+@router.get("/howto/{game}", response_class=HTMLResponse)
+async def howto(request: Request, game: str, lang: str = "") -> HTMLResponse:
+    """How to play a game, for players: short, with pictures of the real screens. ``lang``
+    carries a phone's language (chosen on the phone, not in a cookie) to the page."""
+    chosen = i18n.normalize_language(lang) or request_language(request)
+    if game not in available_games():
+        with i18n.use_language(chosen):
+            detail = i18n.gettext("There is no such game here.")
+        html = render("missing.html", chosen, code=game, detail=detail, path="/")
+        return HTMLResponse(html, status_code=404)
+    pictures = f"/static/howto/{chosen}"
+    html = render(f"howto/{game}.html", chosen, game=game, path=request.url.path, pictures=pictures)
+    return HTMLResponse(html)
 
 
 @router.get("/lang/{lang}")

@@ -152,6 +152,7 @@ class SeatInfo:
             "seat": self.position,
             "name": self.name,
             "bot": self.is_bot,
+            "bot_style": self.bot_style if self.is_bot else None,
             "connected": self.connected,
             "away_since": None if self.connected else self.away_since.isoformat(),
         }

@@ -245,6 +245,20 @@
 
   document.addEventListener("htmx:afterSwap", function () { keepOpen(document); scrollLogs(document); });
 
+  // How to play opens in its own tab beside the game: closing it is the way back.
+  document.addEventListener("click", function (evt) {
+    if (!(evt.target.closest && evt.target.closest("[data-howto-close]"))) return;
+    if (history.length > 1) history.back(); else { window.close(); location.href = "/"; }
+  });
+
+  // A refusal of the join page speaks of what was typed: once the player edits that form it no
+  // longer applies (a corrected room code must not sit under "no room with that code").
+  document.addEventListener("input", function (evt) {
+    var form = evt.target.form;
+    if (!form || !form.id) return;
+    document.querySelectorAll('[data-error-for="' + form.id + '"]').forEach(function (el) { el.hidden = true; });
+  });
+
   remember();
   restoreOrForget();
   tick();

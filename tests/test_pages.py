@@ -355,7 +355,7 @@ def test_ready_and_language_frames(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}&format=html") as ws:
         ws.receive_text()
         ws.send_text(form_frame(action="lang", lang="cs"))
-        receive_until(ws, lambda h: "Čekáme na hráče" in h or "Jste na tahu" in h)
+        receive_until(ws, lambda h: "Čekáme na hráče" in h or "Jsi na tahu" in h)
         ws.send_text(form_frame(action="ready"))
         error = receive_until(ws, is_error)
         assert "not over" in error
@@ -487,7 +487,7 @@ def test_phone_shows_its_army_and_the_ready_button() -> None:
     assert "Bob is the new Emperor" in alice
     assert 'data-testid="ready"' in alice and "Bob is ready." in alice
     bob = render_phone_view(live, finished_payload(1), "cs")
-    assert "Jste nový císař!" in bob
+    assert "Jsi nový císař!" in bob
     assert "Připraveno! Čekáme na hráče Alice" in bob
 
 
