@@ -1,6 +1,12 @@
 """Measuring a page as a person at the table meets it: a phone's decision in reach of a thumb,
 the TV's text readable from the sofa, the Heirs map free of panels, and the screenshot matrix.
 
+The TV (1920×1080): no text a player must read is under ``TV_MIN_TEXT_PX``, on the whole
+board or within one part of it (``small_text``). The phone (390×844): a decision fits in
+``PHONE_SCREENS_MAX`` screen heights, and its confirm control (``data-confirm``) is on screen
+wherever the player has scrolled to (``measure_decision``; ``phone_fit`` for one decision
+as it is played).
+
 The measurements run in the page (one ``evaluate`` each) and come back as plain records, so
 the tests can collect them while a game is played and judge them afterwards, each failure
 naming the element, its text and its numbers.
@@ -89,26 +95,34 @@ DECISION_JS = (
   const middle = Math.max(0, Math.round((height - innerHeight) / 2));
   page.scrollTo({top: middle, behavior: 'instant'});
   const atMiddle = controls.map(box);
+  page.scrollTo({top: height, behavior: 'instant'});
+  const atBottom = controls.map(box);
   page.scrollTo({top: 0, behavior: 'instant'});
   const sections = [...root.querySelectorAll('details')];
-  return {mode, atTop, atMiddle, height, middle, viewport: innerHeight, width: innerWidth,
-          sections: sections.length, open: sections.filter(d => d.open).length};
+  return {mode, atTop, atMiddle, atBottom, height, middle, viewport: innerHeight,
+          width: innerWidth, sections: sections.length,
+          open: sections.filter(d => d.open).length};
 }"""
 )
 
 TV_TEXT_JS = (
-    """([exempt, minimum]) => {
+    """([exempt, minimum, scope]) => {
   """
     + PATH_JS
     + """
+  // The whole page, or only the part a test looks at (scope, a selector).
+  const root = scope ? document.querySelector(scope) : document.body;
+  if (!root) return [{text: 'no ' + scope + ' on the page', px: 0, where: scope}];
   const small = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.replace(/\\s+/g, ' ').trim();
     const el = node.parentElement;
-    if (!text || !el || el.closest(exempt) || el.closest('script, style, template, noscript')) {
-      continue;
-    }
+    if (!text || !el || el.closest('script, style, template, noscript')) continue;
+    // What is exempt is left out within the scope; a scope that is exempt itself (the host's
+    // form at the end, say) is measured, since a test asked for it by name.
+    const exempted = el.closest(exempt);
+    if (exempted && exempted !== root && root.contains(exempted)) continue;
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
@@ -126,6 +140,9 @@ TV_TEXT_JS = (
   return small;
 }"""
 )
+
+STYLESHEETS_JS = "[...document.querySelectorAll('link[rel=stylesheet]')].every(link => link.sheet)"
+"""True once every stylesheet applies (a game's own comes with its screen)."""
 
 IN_VIEW_JS = """(selector) => {
   const el = document.querySelector(selector);
@@ -201,6 +218,7 @@ class Decision:
     """``data-confirm``, or the fallback used: ``primary-submit`` or ``options``."""
     at_top: list[dict[str, Any]]
     at_middle: list[dict[str, Any]]
+    at_bottom: list[dict[str, Any]]
     height: int
     viewport: int
     width: int
@@ -210,6 +228,20 @@ class Decision:
     @property
     def label(self) -> str:
         return f"{self.game}/{self.lang} {self.screen}"
+
+    @property
+    def max_height(self) -> int:
+        """The tallest a decision may be: ``PHONE_SCREENS_MAX`` screens of this phone."""
+        return PHONE_SCREENS_MAX * self.viewport
+
+    def on_screen(self, box: dict[str, Any]) -> bool:
+        """Whether a control's box is wholly on the phone's screen."""
+        top, left, bottom, right = (float(box[k]) for k in ("top", "left", "bottom", "right"))
+        return top >= 0 and left >= 0 and bottom <= self.viewport and right <= self.width
+
+    def confirm_on_screen(self, boxes: list[dict[str, Any]]) -> bool:
+        """Whether a ``data-confirm`` control is on screen (``at_top``, ``at_bottom`` ...)."""
+        return self.mode == "data-confirm" and any(self.on_screen(b) for b in boxes)
 
     def reach_faults(self) -> list[str]:
         """One confirm control must be on screen at the top and half-way down (sticky). Where
@@ -223,12 +255,7 @@ class Decision:
             checks = [("top", self.at_top), ("middle", self.at_middle)]
         for where, boxes in checks:
             for b in boxes:
-                if not (
-                    b["top"] >= 0
-                    and b["left"] >= 0
-                    and b["bottom"] <= self.viewport
-                    and b["right"] <= self.width
-                ):
+                if not self.on_screen(b):
                     faults.append(
                         f"{self.label}: {self.mode} control {b['text']!r} ({b['where']}) is at "
                         f"y={b['top']:.0f}..{b['bottom']:.0f}, x={b['left']:.0f}..{b['right']:.0f}"
@@ -239,7 +266,7 @@ class Decision:
 
     def size_fault(self) -> str | None:
         folded = self.sections >= 1 and self.open <= 1
-        if self.height <= PHONE_SCREENS_MAX * self.viewport or folded:
+        if self.height <= self.max_height or folded:
             return None
         return (
             f"{self.label}: the page is {self.height} px high, "
@@ -271,6 +298,7 @@ def measure_decision(page: Page, game: str, lang: str, screen: str, root: str) -
         mode=found["mode"],
         at_top=found["atTop"],
         at_middle=found["atMiddle"],
+        at_bottom=found["atBottom"],
         height=int(found["height"]),
         viewport=int(found["viewport"]),
         width=int(found["width"]),
@@ -279,9 +307,22 @@ def measure_decision(page: Page, game: str, lang: str, screen: str, root: str) -
     )
 
 
-def small_text(page: Page) -> list[dict[str, Any]]:
-    """Visible, not exempt text on the page under ``TV_MIN_TEXT_PX``."""
-    found: list[dict[str, Any]] = page.evaluate(TV_TEXT_JS, [TV_EXEMPT, TV_MIN_TEXT_PX])
+def phone_fit(page: Page, game: str, screen: str) -> Decision:
+    """Measure the decision a phone shows now, as it is played: once its ``data-confirm``
+    control is there (not between two screens of a swap) and its game's stylesheet applies."""
+    page.locator("[data-confirm]").first.wait_for()
+    page.wait_for_function(STYLESHEETS_JS)
+    lang: str = page.evaluate("document.documentElement.lang")
+    found = measure_decision(page, game, lang, screen, "body")
+    assert found is not None, "a page without a body"
+    return found
+
+
+def small_text(page: Page, scope: str | None = None) -> list[dict[str, Any]]:
+    """Visible, not exempt text under ``TV_MIN_TEXT_PX`` on the page, or only within ``scope``
+    (a selector; its absence is reported as a finding). ``TV_EXEMPT`` applies within the
+    scope: a scope that is exempt itself is measured."""
+    found: list[dict[str, Any]] = page.evaluate(TV_TEXT_JS, [TV_EXEMPT, TV_MIN_TEXT_PX, scope])
     return found
 
 

@@ -21,7 +21,7 @@ from app.games.legions import SCREENS
 from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
 from engine.legions.state import LegionsState, Stage
-from tests.browser.fit import PHONE_MAX_HEIGHT_PX, phone_fit
+from tests.browser.ergonomics import phone_fit
 from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import ServerProcess
 
@@ -116,12 +116,12 @@ def test_g8_3_five_route_pick_two_and_g10_1_nothing_to_decide_fit_a_phone(
                 expect(go_on).to_have_count(1)  # sent by itself after a moment, or tapped sooner
                 assert go_on.get_attribute("data-kind") == "skip"
                 assert go_on.get_attribute("data-confirm") is not None
-                height, at_top, _ = phone_fit(page)
+                fit = phone_fit(page, "legions", "nothing")
                 keep_screenshot(
                     page, artifacts / f"legions-phone-nothing-{lang}.png", full_page=True
                 )
-                assert height <= PHONE_MAX_HEIGHT_PX, height
-                assert at_top
+                assert fit.height <= fit.max_height, fit.height
+                assert fit.confirm_on_screen(fit.at_top)
         finally:
             browser.close()
 
@@ -140,10 +140,12 @@ def pick_two_under(page: Page, state: LegionsState, lang: str, artifacts: Path) 
     expect(confirm).to_be_enabled()
     expect(form.locator("input:disabled")).to_have_count(8)  # two at most
 
-    height, at_top, at_bottom = phone_fit(page)
+    fit = phone_fit(page, "legions", "under")
     keep_screenshot(page, artifacts / f"legions-phone-under-five-{lang}.png", full_page=True)
-    assert height <= PHONE_MAX_HEIGHT_PX, height
-    assert at_top and at_bottom, "the confirm stays on screen wherever one scrolls"
+    assert fit.height <= fit.max_height, fit.height
+    assert fit.confirm_on_screen(fit.at_top) and fit.confirm_on_screen(fit.at_bottom), (
+        "the confirm stays on screen wherever one scrolls"
+    )
     fields: dict[str, Any] = page.evaluate(
         """() => {
           const data = new FormData(document.querySelector('[data-testid=under-form]'));
