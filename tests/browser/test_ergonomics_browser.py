@@ -49,21 +49,6 @@ pytestmark = pytest.mark.browser
 GAMES = ("heirs", "legions", "hidden_leaders")
 LANGS = ("en", "cs")
 CASES = [pytest.param(game, lang, id=f"{game}-{lang}") for game in GAMES for lang in LANGS]
-LEGIONS_PHONE_OPEN = pytest.mark.xfail(
-    reason=(
-        "Open (issue 12): some Legions decisions of one-tap options are still longer than two "
-        "screens (recruit with several heroes ~1,840 px, take in Czech ~1,800 px) and the "
-        "stratagem's option can sit below the first screen; which screens a game meets is chance"
-    ),
-    strict=False,
-)
-PHONE_CASES = [
-    pytest.param(game, lang, id=f"{game}-{lang}", marks=[LEGIONS_PHONE_OPEN])
-    if game == "legions"
-    else pytest.param(game, lang, id=f"{game}-{lang}")
-    for game in GAMES
-    for lang in LANGS
-]
 TIMEOUT_MS = 15_000
 STEP_SECONDS = 1.5
 """Slow enough that the board is still mid-show while it is measured and photographed; the
@@ -402,7 +387,7 @@ def grouped(decisions: list[Decision], judge: Callable[[Decision], list[str]]) -
     return lines
 
 
-@pytest.mark.parametrize(("game", "lang"), PHONE_CASES)
+@pytest.mark.parametrize(("game", "lang"), CASES)
 def test_phone_confirm_stays_in_reach(plays: Plays, game: str, lang: str) -> None:
     play = plays.get(game, lang)
     assert play.decisions, f"{game}/{lang}: no decision screen was measured"
@@ -410,7 +395,7 @@ def test_phone_confirm_stays_in_reach(plays: Plays, game: str, lang: str) -> Non
     assert not faults, "the confirm control is out of reach:\n" + "\n".join(faults)
 
 
-@pytest.mark.parametrize(("game", "lang"), PHONE_CASES)
+@pytest.mark.parametrize(("game", "lang"), CASES)
 def test_phone_decision_fits_two_screens(plays: Plays, game: str, lang: str) -> None:
     play = plays.get(game, lang)
     faults = grouped(play.decisions, lambda d: [f for f in [d.size_fault()] if f])
