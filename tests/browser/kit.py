@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, ViewportSize
+from fastapi.testclient import TestClient
+from playwright.sync_api import Browser, Page, Playwright, Route, ViewportSize
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from app.config import PROJECT_DIR
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -45,3 +48,29 @@ def keep_screenshot(page: Page, path: Path, *, full_page: bool = False) -> None:
             if isinstance(refused, PlaywrightTimeout) or attempt == SCREENSHOT_ATTEMPTS:
                 raise
             page.wait_for_timeout(500)
+
+
+RENDERED_ORIGIN = "http://pecet.test"
+"""Where a page rendered by a TestClient is shown, with no server and no socket behind it."""
+
+
+def open_rendered_phone(
+    page: Page, client: TestClient, code: str, token: str, lang: str = "en"
+) -> None:
+    """The seat's page as the server renders it now, static files from disk (no socket)."""
+    client.cookies.set(f"pecet_seat_{code}", token)
+    client.cookies.set("pecet_lang", lang)
+    html = client.get(f"/r/{code}").text
+
+    def serve(route: Route) -> None:
+        path = route.request.url.removeprefix(RENDERED_ORIGIN).split("?")[0]
+        if path == f"/r/{code}":
+            route.fulfill(body=html, content_type="text/html; charset=utf-8")
+        elif path.startswith("/static/"):
+            route.fulfill(path=str(PROJECT_DIR / path.lstrip("/")))
+        else:
+            route.abort()
+
+    page.unroute(f"{RENDERED_ORIGIN}/**")
+    page.route(f"{RENDERED_ORIGIN}/**", serve)
+    page.goto(f"{RENDERED_ORIGIN}/r/{code}")

@@ -12,22 +12,20 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from app.config import PROJECT_DIR
 from app.models import utcnow
 from engine.core import JSON, Rng
 from engine.heirs.content import MARKET
 from engine.heirs.state import HeirsState, clone_state
 from engine.registry import get_rules
-from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch, open_rendered_phone
 from tests.live import current_match, heirs_at_first_orders, live_room, room_service, wait_for
 from tests.play import auth
 
 pytestmark = pytest.mark.browser
 
 HEIRS: Any = get_rules("heirs")
-ORIGIN = "http://pecet.test"
 TOTAL = re.compile(r"(\d+) soldiers · (\d+) people · (\d+) gold · (\d+) knowledge")
 TWO_SCREENS = 2 * PHONE_SIZE["height"]
 
@@ -40,26 +38,6 @@ def browser() -> Iterator[Browser]:
             yield chromium
         finally:
             chromium.close()
-
-
-def open_phone(page: Page, client: TestClient, code: str, token: str, lang: str = "en") -> None:
-    """The seat's page as the server renders it now, static files from disk (no socket)."""
-    client.cookies.set(f"pecet_seat_{code}", token)
-    client.cookies.set("pecet_lang", lang)
-    html = client.get(f"/r/{code}").text
-
-    def serve(route: Route) -> None:
-        path = route.request.url.removeprefix(ORIGIN).split("?")[0]
-        if path == f"/r/{code}":
-            route.fulfill(body=html, content_type="text/html; charset=utf-8")
-        elif path.startswith("/static/"):
-            route.fulfill(path=str(PROJECT_DIR / path.lstrip("/")))
-        else:
-            route.abort()
-
-    page.unroute(f"{ORIGIN}/**")
-    page.route(f"{ORIGIN}/**", serve)
-    page.goto(f"{ORIGIN}/r/{code}")
 
 
 def open_part(page: Page, part: str) -> None:
@@ -140,7 +118,7 @@ def test_the_running_total_is_what_the_engine_leaves(
     state.shards[:] = [""] * len(state.shards)
     state.memo.clear()
     page = browser.new_page(viewport=PHONE_SIZE)
-    open_phone(page, client, code, token)
+    open_rendered_phone(page, client, code, token)
     after = page.locator('[data-testid="after-order"]')
     checked: list[JSON] = []
     for seed in range(40):
@@ -173,7 +151,7 @@ def test_the_sheet_folds_with_the_seal_in_reach(
 ) -> None:
     code, _host, token = heirs_at_first_orders(client, seed=5)
     page = browser.new_page(viewport=PHONE_SIZE)
-    open_phone(page, client, code, token, lang)
+    open_rendered_phone(page, client, code, token, lang)
     seal = page.locator("[data-confirm]")
     expect(seal).to_have_count(1)
     parts = page.locator("details.hx-part")
@@ -211,7 +189,7 @@ def test_the_sheet_folds_with_the_seal_in_reach(
     expect(page.locator('details[data-part="retinue"] [data-choice]')).to_contain_text("1")
     # A new frame (another seat seals, a reload) keeps the draft and the part being composed.
     open_part(page, "city")
-    open_phone(page, client, code, token, lang)
+    open_rendered_phone(page, client, code, token, lang)
     expect(page.locator("details.hx-part[open]")).to_have_attribute("data-part", "city")
     expect(page.locator('input[name="recruit"]')).to_have_value("1")
 
@@ -253,12 +231,12 @@ def test_the_sealed_card_says_what_was_sealed(
     build = next(b for b in prompt["buildings"] if b["affordable"])
     order = {"expedition": {"kind": "move", "field": field}, "build": build["id"], "recruit": 1}
     page = browser.new_page(viewport=PHONE_SIZE)
-    open_phone(page, client, code, ann)
+    open_rendered_phone(page, client, code, ann)
     fill_sheet(page, order)
     keep_screenshot(page, artifacts / "heirs-phone-sheet-before-seal.png", full_page=True)
     sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(ann))
     assert sealed.is_success, sealed.text
-    open_phone(page, client, code, ann)
+    open_rendered_phone(page, client, code, ann)
     summary = page.locator('[data-testid="sealed-order"]')
     expect(summary).to_contain_text(f"Move to {field}")
     expect(summary).to_contain_text("recruit 1")
@@ -273,7 +251,7 @@ def test_a_draft_the_timer_overtook_is_reported(
     code, (ann, ben) = two_humans_at_first_orders(client, timer=60)
     live = live_room(client, code)
     page = browser.new_page(viewport=PHONE_SIZE)
-    open_phone(page, client, code, ann)
+    open_rendered_phone(page, client, code, ann)
     lost = page.locator('[data-testid="timer-lost"]')
     expect(lost).to_be_hidden()
     open_part(page, "retinue")
@@ -285,13 +263,13 @@ def test_a_draft_the_timer_overtook_is_reported(
     assert client.portal is not None
     client.portal.call(_expire, client, code)
     wait_for(lambda: current_match(live).state.round == 2, "round 2", 10)
-    open_phone(page, client, code, ann)
+    open_rendered_phone(page, client, code, ann)
     expect(lost).to_be_visible()
     expect(lost).to_contain_text("round 1")
     keep_screenshot(page, artifacts / "heirs-phone-timer-lost.png", full_page=True)
     # Sealing round 2 by hand leaves nothing to report.
     page.locator("[data-confirm]").click()
-    open_phone(page, client, code, ann)
+    open_rendered_phone(page, client, code, ann)
     expect(lost).to_be_hidden()
 
 

@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Page, Route, sync_playwright
+from playwright.sync_api import sync_playwright
 
-from app.config import PROJECT_DIR
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
-from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch, open_rendered_phone
 from tests.browser.test_heirs_phone_sheet_browser import open_part
 from tests.live import current_match, heirs_at_first_orders, live_room
 from tests.play import auth
@@ -23,7 +22,6 @@ from tests.play import auth
 pytestmark = pytest.mark.browser
 
 HEIRS = get_rules("heirs")
-ORIGIN = "http://pecet.test"
 
 
 @pytest.fixture
@@ -31,25 +29,6 @@ def sheet(client: TestClient) -> Iterator[tuple[TestClient, str, str]]:
     """An Heirs room at its first round of orders: Ann and a bot."""
     code, _host, token = heirs_at_first_orders(client, seed=5)
     yield client, code, token
-
-
-def open_phone(page: Page, client: TestClient, code: str, token: str) -> None:
-    """The phone page as the server renders it, its static files from disk (no socket)."""
-    client.cookies.set(f"pecet_seat_{code}", token)
-    html = client.get(f"/r/{code}").text
-
-    def serve(route: Route) -> None:
-        path = route.request.url.removeprefix(ORIGIN).split("?")[0]
-        if path == f"/r/{code}":
-            route.fulfill(body=html, content_type="text/html; charset=utf-8")
-        elif path.startswith("/static/"):
-            route.fulfill(path=str(PROJECT_DIR / path.lstrip("/")))
-        else:
-            route.abort()
-
-    page.route(f"{ORIGIN}/**", serve)
-    page.goto(f"{ORIGIN}/r/{code}")
-    page.wait_for_selector('[data-testid="orders-form"]')
 
 
 def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
@@ -73,7 +52,7 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
         browser = launch(playwright)
         try:
             page = browser.new_page(viewport=PHONE_SIZE)
-            open_phone(page, client, code, token)
+            open_rendered_phone(page, client, code, token)
             learn = page.locator(f'input[name="learn"][value="{ability["id"]}"]')
             assert learn.is_disabled(), "no knowledge before the Market trades"
             open_part(page, "market")
