@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -124,16 +125,25 @@ class ServerProcess:
                 self.kill()
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
+@contextmanager
+def running_server(folder: Path, step_seconds: float = 0.02) -> Iterator[ServerProcess]:
+    """A real server process on a fresh SQLite file in ``folder``, stopped at the end."""
     process = ServerProcess(
-        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}", log_path=tmp_path / "server.log"
+        database_url=f"sqlite:///{folder / 'pecet.sqlite3'}",
+        log_path=folder / "server.log",
+        step_seconds=step_seconds,
     )
     process.start()
     try:
         yield process
     finally:
         process.stop()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with running_server(tmp_path) as process:
+        yield process
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from tests.browser.ergonomics import SETTLE_JS, heirs_map, in_view, small_text
 from tests.browser.kit import BOARD_SIZE, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, set_option
 from tests.browser.test_reveal_browser import api_seal, auth, board_json, seat_token
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, running_server
 from tests.live import wait_for
 
 pytestmark = pytest.mark.browser
@@ -62,16 +62,8 @@ TABLE_JS = """(selector) => [...document.querySelectorAll(selector + ' tr[data-s
 
 @pytest.fixture
 def tv_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}",
-        log_path=tmp_path / "server.log",
-        step_seconds=STEP_SECONDS,
-    )
-    process.start()
-    try:
+    with running_server(tmp_path, STEP_SECONDS) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def in_language(page: Page, base: str, lang: str) -> None:

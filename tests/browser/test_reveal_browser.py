@@ -25,7 +25,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from app.games.heirs import COLOUR_HEX, omen_name
 from tests.browser.kit import keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, running_server
 
 pytestmark = pytest.mark.browser
 
@@ -38,16 +38,8 @@ SHOW_TIMEOUT_MS = 60_000
 
 @pytest.fixture
 def slow_show_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}",
-        log_path=tmp_path / "server.log",
-        step_seconds=STEP_SECONDS,
-    )
-    process.start()
-    try:
+    with running_server(tmp_path, STEP_SECONDS) as process:
         yield process
-    finally:
-        process.stop()
 
 
 def auth(token: str) -> dict[str, str]:
