@@ -17,6 +17,10 @@ from engine.core import JSON
 log = logging.getLogger("pecet.hub")
 
 POLICY_VIOLATION = 1008
+TRY_AGAIN_LATER = 1013
+"""A close code the pages' websocket extension reconnects after (1001 it would not)."""
+SEND_TIMEOUT = 10.0
+"""Seconds a frame may take to leave; a socket slower than that is closed (it reconnects)."""
 
 ERROR_TEXTS = {
     "kicked": "This seat is played elsewhere now: by a bot, or by your own other phone. "
@@ -126,9 +130,13 @@ class Hub:
         if connection.websocket.application_state != WebSocketState.CONNECTED:
             return
         try:
-            await connection.websocket.send_text(text)
-        except Exception:  # a phone that went to sleep mid-send; it resyncs on reconnect
+            await asyncio.wait_for(connection.websocket.send_text(text), SEND_TIMEOUT)
+        except Exception:  # a phone that went to sleep mid-send, or a socket that stalls
+            # Closed, not just forgotten: the page sees the close, reconnects and resyncs,
+            # where a socket left open would wait for frames that never come.
             self.disconnect(connection)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), SEND_TIMEOUT)
 
     async def broadcast(self, live: LiveRoom, boards_only: bool = False) -> None:
         connections = [c for c in self._rooms.get(live.code, ()) if c.is_board or not boards_only]

@@ -1166,6 +1166,7 @@ class RoomService:
         board has watched for a whole step (the phones need not wait for nobody)."""
         unwatched = 0
         told: int | None = None
+        match = live.match
         try:
             while True:
                 match = live.match
@@ -1195,8 +1196,13 @@ class RoomService:
                         self._end_show(live, match)
                         return
                     self._tell(live)
-        except Exception:  # the show must never take the server down
+        except Exception:  # the show must never take the server down, nor hold the room
             log.exception("the show failed in room %s", live.code)
+            if match is not None and live.match is match and match.show_started_at is not None:
+                try:  # the board jumps to the end of the round; the phones go on
+                    self._end_show(live, match)
+                except Exception:
+                    log.exception("the show of room %s could not be ended", live.code)
         finally:
             live.show_task = None
 

@@ -153,7 +153,21 @@
       }
     });
   }
-  function tick() { var now = Date.now(); tickAway(now); tickStandings(now); keepOpenBriefly(document, now); }
+  // A board in the middle of a show hears from the server at every step. Silence for a few
+  // steps means a frame was lost on the way (Wi-Fi, a stalled socket): ask for the present.
+  var lastFrame = Date.now();
+  function tickShow(now) {
+    var show = document.querySelector("[data-show-ms]");
+    if (!show || now - lastFrame < 2 * parseFloat(show.dataset.showMs || "0") + 4000) return;
+    lastFrame = now;
+    if (!socket) return;
+    if (connected) socket.send(JSON.stringify({ type: "sync" }));
+    else socket.reconnect();
+  }
+  function tick() {
+    var now = Date.now();
+    tickAway(now); tickStandings(now); tickShow(now); keepOpenBriefly(document, now);
+  }
   setInterval(tick, 1000);
 
   // ---------------------------------------------------------------- websocket life
@@ -202,6 +216,7 @@
     watching = now;
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
+    lastFrame = Date.now();
     tick();
     noticeWatch();
     keepOpen(document);

@@ -180,6 +180,38 @@ def test_a_stalled_server_still_shows_every_step(show_client: TestClient) -> Non
         assert shown == sorted(shown) and set(shown) == set(range(first["show"]["steps"]))
 
 
+def test_a_show_that_fails_ends_and_the_room_goes_on(show_client: TestClient) -> None:
+    """A fault in the middle of a show (here one the test injects: asking whether a board
+    watches raises once) ends the show instead of leaving the phones refused forever."""
+    client = show_client
+    code, host, tokens = heirs_room(client, humans=2, bots=1)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(12)
+    service = client.app.state.rooms  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        board = Frames(socket)
+        board.until(lambda f: f["status"] == "playing")
+        seal_all(client, code, tokens, rng)  # setup (H3)
+        board.until(lambda f: f["show"] is None and f["view"]["phase"] == "orders")
+        watching = service.board_watching
+        faults = [RuntimeError("injected")]
+
+        def failing_once(room_code: str) -> bool:
+            if faults:
+                raise faults.pop()
+            return bool(watching(room_code))
+
+        seal_all(client, code, tokens, rng)
+        first = board.until(lambda f: f["show"] is not None)
+        assert first["show"]["steps"] > 2
+        service.board_watching = failing_once
+        last = board.until(lambda f: f["show"] is None)
+        assert not faults, "the fault was met"
+        assert last["view"]["round"] == 2 and {0, 1} <= set(last["to_act"])
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+        assert me["prompt"]["kind"] == "orders"
+
+
 def test_without_a_board_the_phones_move_on_at_once(show_client: TestClient) -> None:
     client = show_client
     code, host, tokens = heirs_room(client, humans=2, bots=0)
