@@ -267,6 +267,8 @@ def option_view(
         "kind": kind,
         "text": "",
         "sub": "",
+        "verb": "",
+        "place": None,
         "cards": [],
         "hero": None,
         "loc": None,
@@ -296,10 +298,16 @@ def option_view(
         out["hero"] = hero_info(option.get("hero") or str(order.get("hero")))
         out["text"] = i18n.gettext("Recruit the %(hero)s") % {"hero": out["hero"]["name"]}
         route = order.get("route")
+        out["verb"] = i18n.gettext("Recruit with your legions at…")
+        out["place"] = {"loc": loc, "name": location_name(loc)}
         if route == "five":
             out["sub"] = i18n.gettext("with your legions at all 5 locations")
+            out["place"] = {"loc": None, "name": i18n.gettext("all 5 locations")}
         elif route == "summons":
             out["sub"] = i18n.gettext("Royal Summons: with your 2 legions at the %(loc)s") % {
+                "loc": location_name(loc)
+            }
+            out["place"]["name"] = i18n.gettext("%(loc)s (Royal Summons)") % {
                 "loc": location_name(loc)
             }
         else:
@@ -346,6 +354,38 @@ def option_view(
     else:
         out["text"] = str(option.get("label") or kind)
     return out
+
+
+GROUPED_FROM = 5
+"""From this many options on, the ones that act on the same hero or legion share a row."""
+
+
+def option_groups(options: list[JSON]) -> list[JSON]:
+    """The options as rows: what they act on (a hero to recruit, a legion to move or sow)
+    with a button per place, where a list of every pair would run over two screens (G1.4:
+    the Envoy may move any of 10 legions to 4 locations); or, where each option is one
+    legion, a single row of legions. Empty when a list is short enough, or when the options
+    are neither."""
+    plain = [o for o in options if o["kind"] != "skip"]
+    if len(plain) < GROUPED_FROM:
+        return []
+    if all(o.get("verb") and not o.get("place") and len(o["cards"]) == 1 for o in plain):
+        # One legion each (G1.4 H16: rout one): the legions side by side, tapped to choose.
+        return [{"hero": None, "cards": [], "verb": plain[0]["verb"], "choices": plain}]
+    if not all(o.get("place") for o in plain):
+        return []
+    groups: dict[str, JSON] = {}
+    for option in plain:
+        hero, cards = option.get("hero"), option.get("cards") or []
+        if hero:
+            key, head = f"hero:{hero['id']}", {"hero": hero, "cards": []}
+        elif len(cards) == 1 and cards[0]:
+            key, head = f"card:{cards[0]['id']}", {"hero": None, "cards": cards}
+        else:
+            return []
+        group = groups.setdefault(key, {**head, "verb": option["verb"], "choices": []})
+        group["choices"].append(option)
+    return list(groups.values()) if len(groups) < len(plain) else []
 
 
 def under_choices(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> list[JSON]:
@@ -407,17 +447,22 @@ def power_view(
     elif hero == "H12":
         out["cards"] = [card_info(str(order.get("legion")))]
         out["text"] = i18n.gettext("Move it to the %(loc)s") % name
+        out["verb"] = i18n.gettext("Move it to…")
+        out["place"] = {"loc": loc, "name": location_name(loc)}
     elif hero == "H15":
         out["text"] = i18n.gettext("Look at the opponent's hand and the face-down row legion")
     elif hero == "H16":
         out["cards"] = [card_info(str(order.get("legion")))]
         out["text"] = i18n.gettext("Rout this legion")
+        out["verb"] = i18n.gettext("Rout one of these legions:")
         out["loc"] = None
     elif hero == "H19":
         out["text"] = i18n.gettext("Turn up all your routed legions")
     elif hero == "H20":
         out["cards"] = [card_info(str(order.get("legion")))]
         out["text"] = i18n.gettext("Place it at the %(loc)s, then draw") % name
+        out["verb"] = i18n.gettext("Place it at…, then draw")
+        out["place"] = {"loc": loc, "name": location_name(loc)}
     else:
         out["text"] = i18n.gettext("Use the power")
 
@@ -791,6 +836,7 @@ def phone_context(
         "notes": notes,
         "prompt_title": prompt_title(prompt) if prompt else "",
         "options": options,
+        "option_groups": option_groups(options),
         "stratagem_options": stratagem_options,
         "under_cards": under_cards,
         # Step 2 stays open while a stratagem is unused, so the board's step never tells

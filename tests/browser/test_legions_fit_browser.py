@@ -10,6 +10,8 @@ takes.
 
 from __future__ import annotations
 
+import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from app import i18n, pages
-from app.games.legions import SCREENS
+from app.games.legions import SCREENS, location_name
+from engine.core import advance
 from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
 from engine.legions.state import LegionsState, Stage
@@ -153,3 +156,52 @@ def pick_two_under(page: Page, state: LegionsState, lang: str, artifacts: Path) 
         }"""
     )
     return fields
+
+
+def envoy_moves(seat: int) -> LegionsState:
+    """``seat`` has recruited the Envoy (H12, G1.4) with legions face up everywhere: any of
+    them may move to any other location."""
+    state = five_route_under(seat)
+    state.stage = Stage(seat, "power", {"hero": "H12"})
+    return state
+
+
+def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    """40 moves (10 legions × 4 other locations) were 40 buttons over five screens: now a row
+    per legion with a button per location, every one of them on the first screen."""
+    state = envoy_moves(0)
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None
+    moves = [o for o in prompt["options"] if o["order"]["kind"] == "power"]
+    assert len(moves) == 40
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
+            page.goto(server.base_url + "/static/legions.css")  # the server's origin
+            for lang in ("en", "cs"):
+                show_phone(page, state, 0, lang)
+                groups = page.locator("[data-testid=option-group]")
+                expect(groups).to_have_count(10)
+                expect(groups.first.locator("[data-testid=option]")).to_have_count(4)
+                fit = phone_fit(page, "legions", "power")
+                keep_screenshot(page, artifacts / f"legions-phone-envoy-{lang}.png", full_page=True)
+                assert not fit.reach_faults(), fit.reach_faults()
+                assert fit.size_fault() is None, fit.size_fault()
+
+                # The third legion's last place: the order it sends is that move.
+                button = groups.nth(2).locator("[data-testid=option]").last
+                label = button.get_attribute("aria-label") or ""
+                order = json.loads(
+                    button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
+                    or "{}"
+                )
+                with i18n.use_language(lang):
+                    place = location_name(order["location"])
+                assert place in label and button.inner_text().strip() == place
+                moved, _ = advance(RULES, RULES.submit(copy.deepcopy(state), 0, order))
+                assert order["legion"] in moved.players[0].face_up[order["location"]]
+        finally:
+            browser.close()
