@@ -20,6 +20,7 @@ game of sealed orders (Heirs of the Axis) is ready once every living seat has se
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -52,6 +53,129 @@ class NotYourTurn(IllegalOrder):
 
     def __init__(self, message: str = "It is not your turn.") -> None:
         super().__init__(message, code="not_your_turn")
+
+
+def quoted(text: object, limit: int = 40) -> str:
+    """Client text as a refusal may quote it: cut short, so that a message never repeats a
+    huge value back (issue 13.2); anything but text is named by its type."""
+    if not isinstance(text, str):
+        return f"a {type(text).__name__}"
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+MAX_OPTION_DEPTH = 3
+"""Deeper than any option a game takes (the deepest is a list of names)."""
+
+
+def check_options(game: str, options: object, known: frozenset[str]) -> Mapping[str, Any]:
+    """Issue 13.4: the options a game is set up with, before the game reads any of them:
+    an object whose keys are all ``known`` and whose values are plain JSON (text, whole or
+    finite numbers, yes/no, null, lists and objects of those, not nested deeper than any
+    option needs). Each game then checks the type and range of each option it takes.
+
+    Raises ``ValueError`` naming the option at fault (the app answers 422); the message
+    never repeats a value, which may be huge."""
+    if not isinstance(options, Mapping):
+        raise ValueError(f"The options of {game} must be an object.")
+    unknown = sorted(str(key)[:MAX_ORDER_NAME] for key in options if key not in known)
+    if unknown:
+        raise ValueError(
+            f"Unknown option(s) for {game}: {', '.join(unknown)}; "
+            f"its options are: {', '.join(sorted(known))}."
+        )
+    for key, value in options.items():
+        if not _is_plain_json(value, MAX_OPTION_DEPTH):
+            raise ValueError(
+                f"The option {key} must be text, a finite number, yes/no, null or a list of those."
+            )
+    return options
+
+
+def _is_plain_json(value: object, depth: int) -> bool:
+    """Whether ``value`` is JSON with finite numbers, at most ``depth`` containers deep."""
+    if value is None or isinstance(value, str | int):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if depth <= 0:
+        return False
+    if isinstance(value, list | tuple):
+        return all(_is_plain_json(item, depth - 1) for item in value)
+    if isinstance(value, Mapping):
+        return all(
+            isinstance(key, str) and _is_plain_json(item, depth - 1) for key, item in value.items()
+        )
+    return False
+
+
+OrderValue = str | int | bool | None | list[str]
+"""What a flat order (a kind and a few names) may hold under each key."""
+
+MAX_ORDER_FIELDS = 16
+MAX_ORDER_LIST = 16
+MAX_ORDER_NAME = 64
+"""Longer than any name an order holds (card, hero and location ids, kinds)."""
+MAX_ORDER_NUMBER = 10**9
+
+
+def check_flat_order(
+    order: object,
+    kind_key: str,
+    list_fields: frozenset[str] = frozenset(),
+    code: str = "malformed",
+) -> dict[str, OrderValue]:
+    """Issue 13.2: the order of a game whose orders are flat — a kind and a few names,
+    numbers, yes/no or null, and short lists of names under the keys ``list_fields`` —
+    checked for shape before any rule looks at it, so that no rule meets a value it
+    cannot compare, hash or sort.
+
+    Raises :class:`IllegalOrder` with ``code`` (the game's own, ``malformed`` unless it says)
+    naming the key at fault; the message never repeats the value, which may be huge or
+    deeply nested."""
+    if not isinstance(order, Mapping):
+        raise IllegalOrder("An order must be a JSON object.", code=code)
+    if len(order) > MAX_ORDER_FIELDS:
+        raise IllegalOrder("That order has too many fields.", code=code)
+    checked: dict[str, OrderValue] = {}
+    for key, value in order.items():
+        if not isinstance(key, str) or len(key) > MAX_ORDER_NAME:
+            raise IllegalOrder("An order's fields are short names.", code=code)
+        if key in list_fields:
+            if (
+                not isinstance(value, list)
+                or len(value) > MAX_ORDER_LIST
+                or not all(_is_order_name(item) for item in value)
+            ):
+                raise IllegalOrder(
+                    f"The field {key} must be a short list of names.",
+                    code=code,
+                    field=key,
+                )
+            checked[key] = list(value)
+        elif value is None or _is_order_name(value) or _is_order_number(value):
+            checked[key] = value
+        else:
+            raise IllegalOrder(
+                f"The field {key} must be a name, a whole number, yes/no or null.",
+                code=code,
+                field=key,
+            )
+    if not isinstance(checked.get(kind_key), str):
+        raise IllegalOrder(
+            f"The order must name its {kind_key}.",
+            code=code,
+            field=kind_key,
+        )
+    return checked
+
+
+def _is_order_name(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_ORDER_NAME
+
+
+def _is_order_number(value: object) -> bool:
+    """A whole number an order could mean (yes/no included: ``bool`` is an ``int``)."""
+    return isinstance(value, int) and abs(value) <= MAX_ORDER_NUMBER
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,8 @@ class Plan:
         """Checks the host's choice; raises ``ValueError`` with a readable reason.
 
         ``{"games": [...], "rounds": n}`` plays the list n times; ``{"count": n}`` is n
-        rounds of the room's own game."""
+        rounds of the room's own game. Every number and length is checked before anything
+        is built from it (issue 13.1: a count of 10⁹ must not become a list)."""
         extra = set(raw) - {"games", "count", "rounds", "final_double", "catch_up"}
         if extra:
             raise ValueError(f"unknown tournament settings: {', '.join(sorted(extra))}")
@@ -91,6 +92,10 @@ class Plan:
         if games is None:
             if count is None:
                 raise ValueError("a tournament needs a list of games (games) or a count")
+            if "rounds" in raw:
+                raise ValueError("rounds go with a list of games; a count already says how many")
+            if isinstance(count, bool) or not isinstance(count, int) or not 0 < count <= MAX_ROUNDS:
+                raise ValueError(f"count must be a whole number from 1 to {MAX_ROUNDS}")
             rounds, games = count, [default_game]
         elif count is not None:
             raise ValueError("give either a list of games or a count, not both")
@@ -98,10 +103,12 @@ class Plan:
             raise ValueError("the number of rounds must be a whole number")
         if not 1 <= rounds <= MAX_ROUNDS:
             raise ValueError(f"a tournament plays its list 1 to {MAX_ROUNDS} times")
-        if not isinstance(games, list) or not all(isinstance(g, str) for g in games):
+        if not isinstance(games, list):
             raise ValueError("games must be a list of game ids")
         if not 1 <= len(games) * rounds <= MAX_GAMES:
             raise ValueError(f"a tournament has 1 to {MAX_GAMES} games")
+        if not all(isinstance(g, str) for g in games):
+            raise ValueError("games must be a list of game ids")
         unknown = sorted(set(games) - set(hosted))
         if unknown:
             raise ValueError(f"not playable here: {', '.join(unknown)}")

@@ -6,7 +6,18 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeGuard, TypeVar
 
-from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step, single_step
+from engine.core import (
+    JSON,
+    Event,
+    GameInfo,
+    IllegalOrder,
+    NotYourTurn,
+    Rng,
+    Step,
+    check_options,
+    quoted,
+    single_step,
+)
 from engine.heirs import bots
 from engine.heirs.content import (
     ABILITIES,
@@ -36,6 +47,8 @@ ORDER_KEYS = frozenset(
     ("expedition", "settle", "recruit", "build", "learn", "trick", "exchanges", "retreat")
 )
 MAX_EXCHANGE_LINES = 12
+OPTION_KEYS = frozenset(("rounds", "timer", "start_player", "auto_setup", "colours", "variants"))
+"""The options a game of Heirs is set up with (H3, H5.4, H13.1, H20.1); see ``new_game``."""
 MAPPINGS = (dict, Mapping)
 """What an order or its part may be. Orders are nearly always plain dicts, and ``dict`` first
 spares them the abstract ``Mapping`` check, which costs several times more."""
@@ -80,6 +93,20 @@ def copy_order(order: JSON) -> JSON:
 
 def _bad(message: str, code: str = "BAD_ORDER") -> IllegalOrder:
     return IllegalOrder(message, code=code)
+
+
+def _check_parts(raw: Mapping[Any, Any], allowed: frozenset[str], where: str) -> None:
+    """Issue 13.2: a part the order does not have is refused rather than ignored, since the
+    app stores, seals and replays the order as it was sent."""
+    unknown = [key for key in raw if key not in allowed]
+    if unknown:
+        names = ", ".join(sorted(quoted(key) for key in unknown))
+        raise _bad(f"Unknown part(s) of {where}: {names}.")
+
+
+_EXPEDITION_KEYS = frozenset(("kind", "field"))
+_EXCHANGE_KEYS = frozenset(("give", "get", "trades"))
+_TRICK_KEYS = frozenset(("card", "target", "field"))
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -173,6 +200,7 @@ class HeirsRules(HeirsEngine):
 
     def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> HeirsState:
         """H3; ``options["variants"]`` (H13.1) picks the content the game is played with."""
+        options = check_options(self.info.name, options, OPTION_KEYS)  # issue 13.4
         return self.for_variants(options.get("variants")).new_game(seats, seed, options)
 
     # The engine's own entry points that tests and tools call directly follow the state's
@@ -589,21 +617,20 @@ class HeirsRules(HeirsEngine):
         """Shape checks and sealing-only checks; the rest is the dry run (H5.2)."""
         if not isinstance(raw, MAPPINGS):
             raise _bad("An order is a set of parts (expedition, recruit, …).")
-        if not ORDER_KEYS.issuperset(raw):
-            unknown = set(raw) - ORDER_KEYS
-            raise _bad(f"Unknown order part(s): {', '.join(sorted(map(str, unknown)))}.")
+        _check_parts(raw, ORDER_KEYS, "the order")
         order: JSON = dict(DEFAULT_ORDER)
         index_of = self.map.index_of
         expedition = raw.get("expedition")
         if expedition is not None:
             if not isinstance(expedition, MAPPINGS) or expedition.get("kind") not in EXPEDITIONS:
                 raise _bad("The expedition is one of move, attack, scout or stay.")
+            _check_parts(expedition, _EXPEDITION_KEYS, "the expedition")
             kind = expedition["kind"]
             target = expedition.get("field")
             if kind == "stay":
                 order["expedition"] = {"kind": "stay", "field": None}
             else:
-                if target not in index_of:
+                if not isinstance(target, str) or target not in index_of:
                     raise _bad("Choose the expedition's field.", "UNKNOWN_FIELD")
                 order["expedition"] = {"kind": kind, "field": target}
         for key in ("settle", "retreat"):
@@ -637,6 +664,7 @@ class HeirsRules(HeirsEngine):
         for line in raw:
             if not isinstance(line, MAPPINGS):
                 raise _bad("Each exchange names give, get and trades.")
+            _check_parts(line, _EXCHANGE_KEYS, "an exchange")
             give, get, trades = line.get("give"), line.get("get"), line.get("trades", 1)
             if give not in RESOURCES or get not in RESOURCES or give == get:
                 raise _bad("Exchange one resource for a different one (people, gold, knowledge).")
@@ -650,6 +678,7 @@ class HeirsRules(HeirsEngine):
             return None
         if not isinstance(raw, MAPPINGS) or not isinstance(raw.get("card"), str):
             raise _bad("Name the trick card you play.")
+        _check_parts(raw, _TRICK_KEYS, "the trick")
         card = raw["card"]
         heir = state.heirs[seat]
         if card not in heir.hand:
@@ -665,7 +694,7 @@ class HeirsRules(HeirsEngine):
             trick["target"] = target
         elif card == "shadow_path":
             target_field = raw.get("field")
-            if target_field not in self.map.index_of:
+            if not isinstance(target_field, str) or target_field not in self.map.index_of:
                 raise IllegalOrder("Choose the field of the extra step.", code="BAD_TARGET")
             trick["field"] = target_field
         return trick

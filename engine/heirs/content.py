@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from engine.core import quoted
 from engine.seeds import load_seed
 
 AXIS = 0
@@ -173,7 +174,7 @@ def check_variants(raw: object) -> tuple[str, ...]:
     bad = [v for v in wanted if not isinstance(v, str) or v not in known]
     if bad:
         raise ValueError(
-            f"unknown variant(s): {', '.join(map(repr, bad))}; "
+            f"unknown variant(s): {', '.join(quoted(v) for v in bad)}; "
             f"the variants of Heirs of the Axis are: {', '.join(known) or 'none'}"
         )
     if len(set(wanted)) != len(wanted):

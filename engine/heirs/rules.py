@@ -725,16 +725,19 @@ class HeirsEngine:
             raise ValueError("Heirs of the Axis needs 2 to 6 players")
         start_option = options.get("start_player")
         if start_option is not None and (
-            not isinstance(start_option, int) or not 0 <= start_option < players
+            type(start_option) is not int or not 0 <= start_option < players
         ):
             raise ValueError("start_player must be a seat number")
         timer = options.get("timer")
-        if timer is not None and (not isinstance(timer, int) or timer <= 0):
+        if timer is not None and (type(timer) is not int or timer <= 0):
             raise ValueError("timer must be a positive number of seconds, or null")
-        auto_setup = bool(options.get("auto_setup", False))
+        auto_setup = options.get("auto_setup", False)
+        if not isinstance(auto_setup, bool):
+            raise ValueError("auto_setup must be true or false")
         fixed_colours = options.get("colours")
         if fixed_colours is not None and (
             not isinstance(fixed_colours, list)
+            or not all(isinstance(colour, str) for colour in fixed_colours)
             or len(fixed_colours) != players
             or len(set(fixed_colours)) != players
             or not set(fixed_colours) <= set(content.setup["colours"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import IllegalOrder
+from engine.core import IllegalOrder, quoted
 from engine.hidden_leaders.cards import SLOT_INDEX, Cards
 from engine.hidden_leaders.state import (
     STEP_PLACE,
@@ -29,9 +29,10 @@ def _check_keys(raw: Mapping[Any, Any], allowed: frozenset[str], where: str) -> 
     for key in raw:
         if not isinstance(key, str) or key not in allowed:
             raise IllegalOrder(
-                f"Unknown field {key!r} in {where}; allowed fields: {', '.join(sorted(allowed))}.",
+                f"Unknown field {quoted(key)} in {where}; "
+                f"allowed fields: {', '.join(sorted(allowed))}.",
                 code="malformed",
-                field=str(key),
+                field=str(key)[:40],
             )
 
 
@@ -40,9 +41,9 @@ def _check_slot_name(value: object, where: str) -> str:
         raise IllegalOrder(f'{where} must be a slot name such as "A1" or "B7".', code="malformed")
     if value not in SLOT_INDEX:
         raise IllegalOrder(
-            f"There is no slot {value!r}: the slots are A1–A7 and B1–B7.",
+            f"There is no slot {quoted(value)}: the slots are A1–A7 and B1–B7.",
             code="unknown_slot",
-            slot=value,
+            slot=value[:40],
         )
     return value
 
@@ -51,7 +52,9 @@ def _check_hand_card(value: object, hand: tuple[str, ...], cards: Cards, where: 
     if not isinstance(value, str):
         raise IllegalOrder(f'{where} must be a card id such as "WF1".', code="malformed")
     if not cards.is_hero(value):
-        raise IllegalOrder(f"There is no hero card {value!r}.", code="unknown_card", card=value)
+        raise IllegalOrder(
+            f"There is no hero card {quoted(value)}.", code="unknown_card", card=value[:40]
+        )
     if value not in hand:
         raise IllegalOrder(f"{value} is not in your hand.", code="not_in_hand", card=value)
     return value

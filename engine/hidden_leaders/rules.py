@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng, Step
+from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng, Step, check_options
 from engine.hidden_leaders.cards import (
     FACTIONS,
     HAND_DEAL,
@@ -62,13 +62,9 @@ class HiddenLeadersRules:
             raise ValueError("Hidden Leaders Duel is for exactly 2 players.")
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError("The seed must be an integer.")
-        if not isinstance(options, Mapping):
-            raise ValueError("Options must be a mapping.")
-        unknown = [k for k in options if k not in _OPTION_KEYS]
-        if unknown:
-            raise ValueError(f"Unknown option(s) for Hidden Leaders Duel: {unknown!r}.")
+        options = check_options(self.info.name, options, _OPTION_KEYS)
         first = options.get("first_player")
-        if first is not None and (isinstance(first, bool) or first not in (0, 1)):
+        if first is not None and (type(first) is not int or first not in (0, 1)):
             raise ValueError('"first_player" must be 0 (player A) or 1 (player B).')
 
         rng = Rng.from_seed(seed)

@@ -20,7 +20,17 @@ from collections.abc import Mapping
 from itertools import combinations, permutations
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, IllegalOrder, NotYourTurn, Rng, Step
+from engine.core import (
+    JSON,
+    Event,
+    GameInfo,
+    IllegalOrder,
+    NotYourTurn,
+    Rng,
+    Step,
+    check_flat_order,
+    check_options,
+)
 from engine.legions.content import KING, NECRO, Content, load_content
 from engine.legions.state import (
     LEADERSHIP,
@@ -73,6 +83,9 @@ STAGE_ORDER_KINDS: dict[str, tuple[str, ...]] = {
 }
 
 KNOWN_OPTIONS = frozenset({"sides", "first_player"})
+
+_LIST_ORDER_FIELDS = frozenset({"legions", "order"})
+"""The order keys holding a list of names (G8.3 the legions under a hero, H04 the deck)."""
 
 
 # Order kinds whose content stays secret after they resolve (G15 "Secret"), and power
@@ -151,11 +164,9 @@ class LegionsRules:
         default 0; a series alternates it so neither seat always gets the first deal."""
         if seats != 2:
             raise ValueError("Legions is a game for exactly 2 players.")
-        unknown = set(options) - KNOWN_OPTIONS
-        if unknown:
-            raise ValueError(f"Unknown Legions options: {sorted(unknown)}")
+        options = check_options(self.info.name, options, KNOWN_OPTIONS)
         deal_first = options.get("first_player", 0)
-        if deal_first not in (0, 1):
+        if type(deal_first) is not int or deal_first not in (0, 1):
             raise ValueError("first_player must be 0 or 1.")
         sides_option = options.get("sides", "random")
         rng = Rng.from_seed(seed)
@@ -180,6 +191,7 @@ class LegionsRules:
         elif (
             isinstance(sides_option, list | tuple)
             and len(sides_option) == 2
+            and all(isinstance(side, str) for side in sides_option)
             and set(sides_option) == {NECRO, KING}
         ):
             sides = list(sides_option)
@@ -244,8 +256,9 @@ class LegionsRules:
         prompt = self.prompt(state, seat)
         if prompt is None:
             raise NotYourTurn(self._not_your_turn_message(state, seat))
-        if not isinstance(order, Mapping) or not isinstance(order.get("kind"), str):
-            raise IllegalOrder("The order must be an object with a kind.", code="bad_order")
+        # Issue 13.2: past this line every value is a short name, a number, null or a list
+        # of names, so matching, sorting and explaining cannot meet anything stranger.
+        order = check_flat_order(order, "kind", _LIST_ORDER_FIELDS, code="bad_order")
         matched = self._match(prompt, order)
         if matched is None:
             raise self._explain(state, seat, prompt, order)
