@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import logging
+import logging.config
 import sys
 from collections.abc import Sequence
 
@@ -47,18 +47,21 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.lan import join_base_url
+    from app.logs import logging_config
     from app.main import create_app
 
     settings = Settings.from_env()
     host = args.host or settings.host
     port = args.port or settings.port
     settings = dataclasses.replace(settings, host=host, port=port)
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     print(f"Pečeť: open {join_base_url(settings)} on the TV; phones join from the same Wi-Fi.")
+    # Every handler, uvicorn's access log included, redacts seat and host tokens (issue 13.3).
+    logging.config.dictConfig(logging_config(args.log_level))
     uvicorn.run(
         create_app(settings),
         host=host,
         port=port,
+        log_config=logging_config(args.log_level),
         log_level=args.log_level,
         ws_ping_interval=20,
         ws_ping_timeout=20,

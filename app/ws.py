@@ -1,4 +1,9 @@
-"""Websockets: ``/ws/rooms/{code}?token=...`` for a phone, ``/ws/rooms/{code}/board`` for a board.
+"""Websockets: ``/ws/rooms/{code}`` for a phone, ``/ws/rooms/{code}/board`` for a board.
+
+A phone proves its seat with the seat's token, a board its host with the host token: the pages
+send them in their cookies (``pecet_seat_{code}``, ``pecet_host_{code}``), so no token is ever
+in a URL that a log could print (issue 13.3); API clients may send ``Authorization: Bearer``
+or, as before, ``?token=`` (a phone) and ``?host=`` (a board).
 
 Frames from a phone are JSON objects:
 ``{"type": "order", "order": {...}}``, ``{"type": "ready"}``, ``{"type": "lang", "lang": "cs"}``
@@ -6,24 +11,44 @@ and ``{"type": "ping"}``. A page's htmx form sends its fields instead (with ``HE
 pages module turns those into the same messages. The server sends ``{"type": "view", ...}`` on
 every (re)connect and whenever the view changes, and ``{"type": "error", "detail", "code"}``
 when a frame is refused. With ``format=html`` the same frames come as HTML fragments.
+
+No frame closes the socket (issue 13.5): a binary frame, one over 64 KiB, one that is not a
+JSON object or nests deeper than 32 levels, one of an unknown type, or one the server fails
+on gets an error frame, and the socket goes on serving.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from app import i18n
 from app.hub import POLICY_VIOLATION, Connection, Hub
+from app.pages import HOST_COOKIE, SEAT_COOKIE
 from app.rooms import LiveRoom, RoomError, RoomNotFound, RoomService
 from engine.core import JSON
+
+log = logging.getLogger("pecet.ws")
 
 router = APIRouter()
 
 MAX_FRAME = 64 * 1024
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects a frame may have; orders need about 5."""
 FormTranslator = Callable[[LiveRoom, JSON], JSON]
+
+
+class FrameRefused(Exception):
+    """A frame the socket answers with an error frame before any room code sees it."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
 
 
 def _hub(websocket: WebSocket) -> Hub:
@@ -58,6 +83,7 @@ async def phone_socket(
     live = await _open_room(websocket, code)
     if live is None:
         return
+    token = _credential(websocket, token, SEAT_COOKIE.format(code=live.code))
     if live.seat_by_token(token) is None:
         await _refuse(websocket, "bad token")
         return
@@ -73,6 +99,7 @@ async def board_socket(
     live = await _open_room(websocket, code)
     if live is None:
         return
+    host = _credential(websocket, host, HOST_COOKIE.format(code=live.code))
     await websocket.accept()
     connection = Connection(
         websocket, live.code, format=_format(format), lang=lang, host=live.is_host(host)
@@ -80,8 +107,24 @@ async def board_socket(
     await _serve(websocket, _rooms(websocket), live, connection)
 
 
+def _credential(websocket: WebSocket, from_query: str, cookie: str) -> str:
+    """The token a socket presents: the URL's (API clients, as documented before), else an
+    ``Authorization: Bearer`` header, else the page's cookie."""
+    if from_query:
+        return from_query
+    scheme, _, bearer = websocket.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and bearer.strip():
+        return bearer.strip()
+    return websocket.cookies.get(cookie, "")
+
+
 def _format(requested: str) -> str:
     return "html" if requested == "html" else "json"
+
+
+def _language(connection: Connection) -> str:
+    # Normalised first: the catalogs are cached by name, and ?lang= is whatever a client sent.
+    return i18n.normalize_language(connection.lang) or i18n.DEFAULT_LANGUAGE
 
 
 async def _serve(
@@ -89,14 +132,34 @@ async def _serve(
 ) -> None:
     hub = _hub(websocket)
     hub.connect(live, connection)
+    failures = 0
     try:
         await hub.send_view(live, connection)
         while True:
-            text = await websocket.receive_text()
-            await _handle(websocket, rooms, hub, live, connection, text)
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+            try:
+                message = _parse(frame.get("text"), _language(connection))
+                await _handle(websocket, rooms, hub, live, connection, message)
+            except FrameRefused as refused:
+                await hub.send_error(live, connection, refused.code, refused.detail)
+            except WebSocketDisconnect:
+                raise
+            except Exception:
+                # A bug met by a strange frame must cost this frame only, not the socket;
+                # one traceback per socket is enough to find it, a flood must not fill the log.
+                failures += 1
+                if failures == 1:
+                    log.exception("a frame failed on a socket of room %s", live.code)
+                with i18n.use_language(_language(connection)):
+                    detail = i18n.gettext("The server could not handle that message.")
+                await hub.send_error(live, connection, "invalid", detail)
     except WebSocketDisconnect:
         pass
     finally:
+        if failures > 1:
+            log.warning("%s more frames failed on that socket of room %s", failures - 1, live.code)
         hub.disconnect(connection)
 
 
@@ -106,12 +169,8 @@ async def _handle(
     hub: Hub,
     live: LiveRoom,
     connection: Connection,
-    text: str,
+    message: dict[str, Any],
 ) -> None:
-    message = _parse(text)
-    if message is None:
-        await hub.send_error(live, connection, "malformed", "Frames must be JSON objects.")
-        return
     if "HEADERS" in message:
         translate: FormTranslator | None = getattr(websocket.app.state, "translate_form", None)
         message = translate(live, message) if translate else {}
@@ -144,11 +203,41 @@ async def _handle(
         await hub.send_error(live, connection, refusal.code, refusal.detail)
 
 
-def _parse(text: str) -> dict[str, Any] | None:
-    if len(text) > MAX_FRAME:
-        return None
-    try:
-        message = json.loads(text)
-    except ValueError:
-        return None
-    return message if isinstance(message, dict) else None
+def _parse(text: str | None, lang: str) -> dict[str, Any]:
+    """The JSON object a text frame carries; raises :class:`FrameRefused` for anything else."""
+    with i18n.use_language(lang):
+        if text is None:
+            raise FrameRefused("binary", i18n.gettext("Frames must be text: JSON objects."))
+        if len(text) > MAX_FRAME:
+            raise FrameRefused(
+                "too_large",
+                i18n.gettext("Frames are at most %(size)s KiB.") % {"size": MAX_FRAME // 1024},
+            )
+        malformed = FrameRefused("malformed", i18n.gettext("Frames must be JSON objects."))
+        try:
+            # json.loads recurses: 30,000 "[" in 64 KiB exhaust its stack.
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            raise malformed from None
+        if not isinstance(message, dict) or _too_deep(message):
+            raise malformed
+    return message
+
+
+def _too_deep(value: object) -> bool:
+    """Whether arrays and objects nest deeper than ``MAX_DEPTH`` in ``value``; iterative, so
+    that no later step (the engines, the order log) recurses through a frame's nesting."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children: list[object]
+        if isinstance(item, dict):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
