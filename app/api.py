@@ -2,23 +2,111 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+from typing import Annotated, Any, Literal, Self
 
-from fastapi import APIRouter, Depends, Header, Request, status
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, Depends, Header, Path, Request, status
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from app.rooms import RoomService, Unauthorized
+from app.limits_http import StrictJSONRoute
+from app.rooms import Invalid, RoomService, Unauthorized
+from engine.tournament import MAX_GAMES, MAX_ROUNDS
 
-router = APIRouter(prefix="/api", tags=["rooms"])
+router = APIRouter(prefix="/api", tags=["rooms"], route_class=StrictJSONRoute)
 
 GameId = Literal["hidden_leaders", "legions", "heirs"]
 
+MAX_OPTIONS = 32
+"""Keys in a room's options; every game has far fewer."""
+MAX_OPTIONS_BYTES = 4096
+"""The options are stored and sent back in every view of the room (issue 13.4)."""
+MAX_PATH_NUMBER = 99_999
+"""Seats and match numbers in a path; a room never comes near."""
+
+
+def _small_options(options: dict[str, Any]) -> dict[str, Any]:
+    if len(json.dumps(options, separators=(",", ":"))) > MAX_OPTIONS_BYTES:
+        raise ValueError(f"options take at most {MAX_OPTIONS_BYTES} bytes of JSON")
+    return options
+
+
+GameOptions = Annotated[
+    dict[str, Any],
+    Field(
+        max_length=MAX_OPTIONS,
+        description=f"The game's options: a JSON object of at most {MAX_OPTIONS_BYTES} bytes.",
+    ),
+    AfterValidator(_small_options),
+]
+
+
+def _digits_only(value: object) -> object:
+    """A path number is written plainly: `+0.0`, `00` or `٣` are not seat 0 or 3."""
+    plain = isinstance(value, str) and value.isascii() and value.isdigit()
+    if isinstance(value, str) and not (plain and value == str(int(value))):
+        raise ValueError("write the number in plain digits")
+    return value
+
+
+PathNumber = Annotated[int, Path(ge=0, le=MAX_PATH_NUMBER), BeforeValidator(_digits_only)]
+
+
+def _no_schema_default(schema: dict[str, Any]) -> None:
+    """An absent setting means "not given", not a value a client may send."""
+    schema.pop("default", None)
+
+
+class TournamentPlan(BaseModel):
+    """A night of games: `count` games of the room's own game, or a list of `games` played
+    `rounds` times over (at most 20 games in all)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["games"]},
+                {"required": ["count"], "not": {"required": ["rounds"]}},
+            ]
+        },
+    )
+    games: Annotated[list[GameId], Field(min_length=1, max_length=MAX_GAMES)] = Field(
+        default_factory=list, json_schema_extra=_no_schema_default
+    )
+    count: int = Field(
+        default=0,
+        ge=1,
+        le=MAX_ROUNDS,
+        description="How many games of the room's own game.",
+        json_schema_extra=_no_schema_default,
+    )
+    rounds: int = Field(
+        default=1, ge=1, le=MAX_ROUNDS, description="How many times the list is played."
+    )
+    final_double: bool = Field(default=False, description="H20.3: the last game counts twice.")
+    catch_up: bool = Field(default=False, description="H20.4: the last in the standings starts.")
+
+    @model_validator(mode="after")
+    def _games_or_count(self) -> Self:
+        given = self.model_fields_set
+        if "games" not in given and "count" not in given:
+            raise ValueError("a tournament needs a list of games (games) or a count")
+        if "games" in given and "count" in given:
+            raise ValueError("give either a list of games or a count, not both")
+        if "count" in given and "rounds" in given:
+            raise ValueError("rounds go with a list of games; a count already says how many")
+        return self
+
+    def settings(self) -> dict[str, Any]:
+        """What the host gave, as the room service reads it."""
+        return self.model_dump(exclude_unset=True)
+
 
 class CreateRoom(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     game: GameId
-    options: dict[str, Any] = Field(default_factory=dict)
-    tournament: dict[str, Any] | None = Field(
+    options: GameOptions = Field(default_factory=dict)
+    tournament: TournamentPlan | None = Field(
         default=None,
         description=(
             'A night of games: `{"count": 3}` of this game, or `{"games": ["heirs", '
@@ -34,8 +122,8 @@ class RoomCreated(BaseModel):
 
 
 class Join(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=200, description="1–24 characters after trimming.")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=200, description="1–24 characters after trimming.")
     lang: Literal["en", "cs"] = "en"
 
 
@@ -48,9 +136,11 @@ class Joined(BaseModel):
 
 
 class Reclaim(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=200)
-    pin: str = Field(max_length=8, description="The seat's 4-digit PIN, shown on its phone.")
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=200)
+    pin: str = Field(
+        min_length=1, max_length=8, description="The seat's 4-digit PIN, shown on its phone."
+    )
 
 
 class Reclaimed(BaseModel):
@@ -59,7 +149,7 @@ class Reclaimed(BaseModel):
 
 
 class AddBot(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     style: str | None = None
 
 
@@ -68,12 +158,12 @@ class BotAdded(BaseModel):
 
 
 class MoveSeat(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     to: int = Field(ge=0, description="The new seat number; the others shift to make room.")
 
 
 class Pause(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     paused: bool
 
 
@@ -142,7 +232,7 @@ class Replay(BaseModel):
 
 
 class SkipShow(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     all: bool = Field(
         default=False, description="Also play every later round of this match at once."
     )
@@ -255,19 +345,25 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
 Token = Annotated[str | None, Depends(bearer)]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"description": "The body could not be read"},
     401: {"description": "Token missing"},
     403: {"description": "Not the host"},
     404: {"description": "No such room"},
     429: {"description": "Too many tries; see `Retry-After`"},
     409: {"description": "Conflict: name taken, room full, already started, not your turn"},
-    422: {"description": 'Invalid body, or an illegal order: `{"detail": "..."}`'},
+    413: {"description": "The body is larger than 64 KiB"},
+    422: {
+        "description": "Invalid body (not JSON, NaN or Infinity, nested deeper than 32 levels, "
+        'wrong fields), bad options, or an illegal order: `{"detail": "..."}`'
+    },
 }
 
 
 @router.post("/rooms", status_code=status.HTTP_201_CREATED, responses=ERRORS)
 async def create_room(body: CreateRoom, rooms: Service) -> RoomCreated:
     """Open a room in the lobby for one game. Unknown or not-yet-built games answer 422."""
-    code, host_token = await rooms.create_room(body.game, body.options, body.tournament)
+    tournament = None if body.tournament is None else body.tournament.settings()
+    code, host_token = await rooms.create_room(body.game, body.options, tournament)
     return RoomCreated(code=code, host_token=host_token)
 
 
@@ -329,27 +425,33 @@ async def add_bot(code: str, rooms: Service, token: Token, body: AddBot | None =
 
 @router.post("/rooms/{code}/start", responses=ERRORS)
 async def start_game(code: str, rooms: Service, token: Token) -> Ok:
-    """Host: start the game with the seats as they are."""
-    await rooms.start(code, token)
+    """Host: start the game with the seats as they are; 422 naming the option when the
+    options, checked for the seats of the time, do not fit the seats now."""
+    try:
+        await rooms.start(code, token)
+    except ValueError as error:  # the game's setup refuses the options for this many seats
+        raise Invalid(f"Bad options for these players: {error}", code="bad_options") from error
     return Ok()
 
 
 @router.delete("/rooms/{code}/seats/{seat}", responses=ERRORS)
-async def kick_seat(code: str, seat: int, rooms: Service, token: Token) -> Ok:
+async def kick_seat(code: str, seat: PathNumber, rooms: Service, token: Token) -> Ok:
     """Host: free a seat in the lobby; during a game a bot takes the seat over."""
     await rooms.kick(code, token, seat)
     return Ok()
 
 
 @router.post("/rooms/{code}/seats/{seat}/move", responses=ERRORS)
-async def move_seat(code: str, seat: int, body: MoveSeat, rooms: Service, token: Token) -> Ok:
+async def move_seat(
+    code: str, seat: PathNumber, body: MoveSeat, rooms: Service, token: Token
+) -> Ok:
     """Host: move a seat so that the seat order matches the table clockwise (lobby only)."""
     await rooms.move_seat(code, token, seat, body.to)
     return Ok()
 
 
 @router.post("/rooms/{code}/options", responses=ERRORS)
-async def set_options(code: str, body: dict[str, Any], rooms: Service, token: Token) -> Options:
+async def set_options(code: str, body: GameOptions, rooms: Service, token: Token) -> Options:
     """Host, in the lobby: change options (e.g. `{"timer": 90}`, Heirs' `{"rounds": 10}`);
     a key set to null goes back to its default."""
     return Options(options=await rooms.set_options(code, token, body))
@@ -363,8 +465,8 @@ async def pause(code: str, body: Pause, rooms: Service, token: Token) -> Ok:
 
 
 class TournamentBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    tournament: dict[str, Any] | None
+    model_config = ConfigDict(extra="forbid", strict=True)
+    tournament: TournamentPlan | None
 
 
 @router.post("/rooms/{code}/tournament", responses=ERRORS)
@@ -373,7 +475,8 @@ async def set_tournament(
 ) -> dict[str, Any]:
     """Host, in the lobby: make the room a tournament (`null` turns it back into one game).
     Answers the tournament with its (empty) standings."""
-    return {"tournament": await rooms.set_tournament(code, token, body.tournament)}
+    plan = None if body.tournament is None else body.tournament.settings()
+    return {"tournament": await rooms.set_tournament(code, token, plan)}
 
 
 @router.post("/rooms/{code}/show/skip", responses=ERRORS)
@@ -385,14 +488,14 @@ async def skip_show(code: str, rooms: Service, token: Token, body: SkipShow | No
 
 
 @router.get("/rooms/{code}/matches/{match}/replay", responses=ERRORS)
-async def replay(code: str, match: int, rooms: Service, token: Token) -> Replay:
+async def replay(code: str, match: PathNumber, rooms: Service, token: Token) -> Replay:
     """A finished match rebuilt from its order log: every step with its events and view,
     and the sealed-order proofs. Public views; with a seat's token, that seat's own."""
     return Replay.model_validate(await rooms.replay(code, match, token))
 
 
 class Predict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     winner: int = Field(description="The room seat expected to win.")
     ending: str | None = Field(
         default=None, description="How it ends, for a game with several endings (Heirs)."
@@ -408,7 +511,7 @@ async def predict(code: str, body: Predict, rooms: Service, token: Token) -> Ok:
 
 
 class StandingsScreen(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     shown: bool
 
 
