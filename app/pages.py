@@ -24,7 +24,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from app import i18n
+from app import i18n, names, ratelimit
 from app.config import PROJECT_DIR, Settings
 from app.games import engine_seats, hidden_leaders, screens_for, seat_names, short_hex
 from app.hub import Connection
@@ -749,6 +749,15 @@ async def join_link(request: Request, code: str, back: int = 0, name: str = "") 
     ``back=1`` (a phone whose seat is played elsewhere now) opens the come-back form, with
     the ``name`` filled in."""
     code = clean_code(code)
+    wait = ratelimit.wait_for("lookup", request)
+    if wait is not None:
+        return index_page(
+            request,
+            code=code,
+            error=ratelimit.refusal_text(wait, request_language(request)),
+            status_code=429,
+            headers=ratelimit.retry_headers(wait),
+        )
     try:
         live = await rooms_of(request).room(code)
     except RoomNotFound as missing:
@@ -768,18 +777,32 @@ async def join(request: Request, code: str = Form(""), name: str = Form("")) -> 
         with i18n.use_language(request_language(request)):
             message = i18n.gettext("Enter the 4-letter room code shown on the board.")
         return index_page(request, code=typed_code, name=typed_name, error=message, status_code=422)
-    try:
-        live = await rooms.room(code)
-        existing, token = await seat_from_cookie(request, live)
-        if existing is not None and existing.name.casefold() == " ".join(name.split()).casefold():
-            return RedirectResponse(f"/r/{live.code}", status_code=303)
-        token = (await rooms.join(code, name, request_language(request))).token
-    except RoomError as refusal:
+    lang = request_language(request)
+    wait = ratelimit.wait_for("join", request)
+    if wait is not None:
         return index_page(
             request,
             code=typed_code,
             name=typed_name,
-            error=translate_room_error(refusal, request_language(request)),
+            error=ratelimit.refusal_text(wait, lang),
+            status_code=429,
+            headers=ratelimit.retry_headers(wait),
+        )
+    live: LiveRoom | None = None
+    try:
+        live = await rooms.room(code)
+        existing, token = await seat_from_cookie(request, live)
+        if existing is not None and name_key(existing.name) == name_key(name):
+            return RedirectResponse(f"/r/{live.code}", status_code=303)
+        token = (await rooms.join(code, name, lang)).token
+    except RoomError as refusal:
+        seated = [s.name for s in live.seats] if live is not None else []
+        return index_page(
+            request,
+            code=typed_code,
+            name=typed_name,
+            error=names.refusal_text(refusal.code, lang, name, seated)
+            or translate_room_error(refusal, lang),
             error_code=refusal.code,
             status_code=refusal.status,
         )
@@ -802,6 +825,16 @@ async def reclaim(
             message = i18n.gettext("Enter the 4-letter room code shown on the board.")
         return index_page(
             request, code=typed_code, name=typed_name, reclaim_error=message, status_code=422
+        )
+    wait = ratelimit.wait_for("reclaim", request)
+    if wait is not None:
+        return index_page(
+            request,
+            code=typed_code,
+            name=typed_name,
+            reclaim_error=ratelimit.refusal_text(wait, lang),
+            status_code=429,
+            headers=ratelimit.retry_headers(wait),
         )
     live: LiveRoom | None = None
     try:
@@ -904,9 +937,8 @@ async def phone(request: Request, code: str) -> Response:
     if request.cookies.get(LANG_COOKIE) is None:
         lang = i18n.normalize_language(seat.lang) or lang
     payload = rooms_of(request).seat_payload(live, seat)
-    socket_url = f"/ws/rooms/{live.code}?" + urlencode(
-        {"token": token, "format": "html", "lang": lang}
-    )
+    # The socket proves the seat with the seat cookie: a token in the URL would be logged.
+    socket_url = f"/ws/rooms/{live.code}?" + urlencode({"format": "html", "lang": lang})
     html = render(
         "phone.html",
         lang,
@@ -988,10 +1020,8 @@ async def board(request: Request, code: str) -> Response:
     lang = request_language(request)
     settings: Settings = request.app.state.settings
     join_url = join_url_for(settings, live.code)
-    query = {"format": "html", "lang": lang}
-    if is_host:
-        query["host"] = host_token
-    socket_url = f"/ws/rooms/{live.code}/board?" + urlencode(query)
+    # The host's socket proves the host with the host cookie, never with a token in the URL.
+    socket_url = f"/ws/rooms/{live.code}/board?" + urlencode({"format": "html", "lang": lang})
     view_html = render_board_view(
         live, rooms.board_payload(live, host=is_host), lang, host=is_host, join_url=join_url
     )

@@ -22,6 +22,10 @@ from app.main import create_app
 
 ARTIFACTS = PROJECT_DIR / "test-artifacts"
 
+# Every test comes from 127.0.0.1: the per-address rate limits (issue 13.7) would throttle the
+# suite itself. tests/test_rate_limits.py installs its own; server processes inherit this.
+os.environ.setdefault("PECET_RATE_LIMITS", "off")
+
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:

@@ -85,7 +85,9 @@ def test_joining_by_form_sets_the_seat_cookie_and_opens_the_phone(client: TestCl
     phone = client.get(f"/r/{code}")
     assert phone.status_code == 200
     assert 'id="phone-view"' in phone.text
-    assert f"/ws/rooms/{code}?token=" in phone.text and "format=html" in phone.text
+    # The socket proves the seat by the page's cookie: no token in the URL (issue 13.3).
+    assert f"/ws/rooms/{code}?" in phone.text and "format=html" in phone.text
+    assert f"/ws/rooms/{code}?token=" not in phone.text and "&token=" not in phone.text
 
 
 @pytest.mark.parametrize(
@@ -171,7 +173,7 @@ def test_board_shows_the_code_the_join_url_and_a_qr_code(client: TestClient) -> 
     assert board.status_code == 200
     assert code in board.text
     assert f"/j/{code}" in board.text
-    assert f"/ws/rooms/{code}/board?" in board.text and "host=" in board.text
+    assert f"/ws/rooms/{code}/board?" in board.text and "host=" not in board.text
     assert "Start the game" in board.text  # the host's browser gets the controls
 
     qr = client.get(f"/b/{code}/qr.svg")
