@@ -23,6 +23,10 @@ class Settings:
     """Seconds the board shows each step of a resolution (the pace of the reveal)."""
     away_seconds: float = 10.0
     """Seconds without a phone socket before the board shows a seat as away."""
+    idle_hours: float = 12.0
+    """A room nobody has touched for this long is closed; its code goes back to the pool."""
+    keep_days: float = 30.0
+    """Closed rooms' rows (seats, matches, order logs) are deleted after this many days."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,4 +39,6 @@ class Settings:
             public_url=os.environ.get("PECET_PUBLIC_URL") or None,
             bot_delay=float(os.environ.get("PECET_BOT_DELAY", "1.0")),
             step_seconds=float(os.environ.get("PECET_STEP_SECONDS", "1.6")),
+            idle_hours=float(os.environ.get("PECET_IDLE_HOURS", "12")),
+            keep_days=float(os.environ.get("PECET_KEEP_DAYS", "30")),
         )

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from app import api, pages, ws
+from app import api, pages, ratelimit, ws
 from app.config import PROJECT_DIR, Settings
 from app.db import make_engine, upgrade
 from app.hub import Hub
+from app.limits_http import MAX_BODY_BYTES
 from app.rooms import RoomError, RoomService
+from app.security import SecurityHeaders
 
 log = logging.getLogger("pecet")
 
@@ -32,6 +36,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bot_delay=settings.bot_delay,
             step_seconds=settings.step_seconds,
             away_seconds=settings.away_seconds,
+            idle_after=timedelta(hours=settings.idle_hours),
+            keep_for=timedelta(days=settings.keep_days),
         )
         app.state.settings = settings
         app.state.rooms = rooms
@@ -49,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Phones seal secret orders; a TV shows the board.",
         version="0.1.0",
         lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
     )
 
     @app.exception_handler(RoomError)
@@ -63,7 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, error: RequestValidationError) -> JSONResponse:
         problems = [
-            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            {"loc": list(e.get("loc", ())), "msg": _message(e), "type": e.get("type", "")}
             for e in error.errors()
         ]
         detail = "; ".join(f"{'.'.join(map(str, p['loc']))}: {p['msg']}" for p in problems)
@@ -75,8 +82,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
 
+    ratelimit.install(app, ratelimit.AddressLimits.from_env())
+    app.add_middleware(SecurityHeaders)  # added last, runs first: a 429 gets the headers too
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app
+
+
+def _message(problem: Mapping[str, Any]) -> str:
+    """Pydantic's message; for a body that is not JSON FastAPI keeps the reason (a NaN, a
+    syntax error) apart, and the client needs it to fix the body."""
+    message = str(problem.get("msg", ""))
+    reason = (problem.get("ctx") or {}).get("error")
+    if problem.get("type") == "json_invalid" and reason:
+        return f"{message}: {reason}"
+    return message

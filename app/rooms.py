@@ -12,20 +12,19 @@ import contextlib
 import hashlib
 import logging
 import secrets
-import time
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from itertools import product
 from typing import Any
 
-from limits import parse as parse_limit
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import proofs
+from app import names, proofs
 from app.models import Match, OrderLog, Prediction, Resolution, Room, Seat, utcnow
+from app.ratelimit import Throttle
 from engine.core import (
     JSON,
     Event,
@@ -53,9 +52,16 @@ log = logging.getLogger("pecet.rooms")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 """Upper-case letters without I and O, which read as 1 and 0 on a small screen."""
 CODE_LENGTH = 4
-NAME_MAX = 24
+NAME_MAX = names.NAME_MAX
 IDLE_ROOM_LIFETIME = timedelta(hours=12)
-RECLAIM_LIMIT = parse_limit("5/10 minutes")
+"""A room nobody has touched for this long is closed and its code goes back to the pool."""
+KEEP_CLOSED_FOR = timedelta(days=30)
+"""Closed rooms' rows (seats, matches, orders) are deleted after this long."""
+HOUSEKEEPING_EVERY = 600.0
+"""Seconds between two housekeeping passes."""
+HOUSEKEEPING_BATCH = 200
+CODE_TRIES = 32
+RECLAIM_LIMIT = "5/10 minutes"
 """Wrong seat PINs allowed per seat before reclaiming it answers 429."""
 RESULT_SECONDS = 20.0
 """How long the board shows a tournament game's result before its standings."""
@@ -108,6 +114,18 @@ class Forbidden(RoomError):
     status = 403
 
 
+class Unavailable(RoomError):
+    status = 503
+
+
+@dataclass(frozen=True, slots=True)
+class Housekeeping:
+    """What one housekeeping pass did."""
+
+    closed: int
+    deleted: int
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -117,12 +135,13 @@ def normalize_code(code: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A name as shown: trimmed, inner runs of spaces folded."""
-    return " ".join(name.split())
+    """A name as shown: NFKC, trimmed, inner runs of spaces folded."""
+    return names.normalize(name)
 
 
 def name_key(name: str) -> str:
-    return clean_name(name).casefold()
+    """What two names in one room must not share (their confusable skeleton)."""
+    return names.name_key(name)
 
 
 @dataclass(slots=True)
@@ -438,9 +457,15 @@ class RoomService:
         bot_delay: float = 1.0,
         step_seconds: float = 1.6,
         away_seconds: float = 10.0,
+        idle_after: timedelta = IDLE_ROOM_LIFETIME,
+        keep_for: timedelta = KEEP_CLOSED_FOR,
+        housekeeping_every: float = HOUSEKEEPING_EVERY,
     ) -> None:
         self.db = db
         self.away_after = timedelta(seconds=away_seconds)
+        self.idle_after, self.keep_for = idle_after, keep_for
+        self.housekeeping_every = housekeeping_every
+        self._housekeeping: asyncio.Task[None] | None = None
         self.bot_delay = bot_delay
         self.step_seconds = step_seconds
         """How long the board shows each step of a resolution."""
@@ -449,7 +474,7 @@ class RoomService:
         self._rooms: dict[str, LiveRoom] = {}
         self._listeners: list[Listener] = []
         self._broadcasts: set[asyncio.Task[None]] = set()
-        self._wrong_pins = MovingWindowRateLimiter(MemoryStorage())
+        self._wrong_pins = Throttle(RECLAIM_LIMIT)
         self._load_lock = asyncio.Lock()
         self._closing = False
 
@@ -543,7 +568,10 @@ class RoomService:
             )
 
     async def recover(self) -> None:
-        """After a start: wake the bots of every room that was being played."""
+        """After a start: wake the bots of every room that was being played, and start the
+        housekeeping that closes idle rooms and deletes old ones."""
+        if self._housekeeping is None:
+            self._housekeeping = asyncio.get_running_loop().create_task(self._housekeep_forever())
         with Session(self.db) as session:
             codes = session.exec(select(Room.code).where(Room.status == "playing")).all()
         for code in codes:
@@ -561,6 +589,8 @@ class RoomService:
             for task in (r.bot_task, r.timer_task, r.show_task)
             if task is not None
         ]
+        if self._housekeeping is not None:
+            tasks.append(self._housekeeping)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -590,11 +620,7 @@ class RoomService:
         plan = None if tournament is None else _plan(tournament, game)
         host_token = secrets.token_urlsafe(24)
         with Session(self.db) as session:
-            self._close_idle_rooms(session)
-            taken = set(
-                session.exec(select(Room.code).where(col(Room.status).in_(OPEN_STATUSES))).all()
-            )
-            code = _new_code(taken)
+            code = _free_code(session)
             session.add(
                 Room(
                     code=code,
@@ -608,23 +634,71 @@ class RoomService:
         self._rooms.pop(code, None)
         return code, host_token
 
-    def _close_idle_rooms(self, session: Session) -> None:
-        cutoff = utcnow() - IDLE_ROOM_LIFETIME
-        idle = session.exec(
-            select(Room).where(col(Room.status).in_(OPEN_STATUSES), Room.updated_at < cutoff)
-        ).all()
-        for room in idle:
-            room.status = "closed"
-            session.add(room)
-            self._rooms.pop(room.code, None)
+    # ---------------------------------------------------------------- housekeeping
+
+    def housekeep(self, now: datetime | None = None) -> Housekeeping:
+        """Close the rooms nobody has touched for ``idle_after`` (their codes go back to the
+        pool) and delete every row of rooms closed longer than ``keep_for``, a batch at a
+        time so that one pass never holds the server for long."""
+        now = now or utcnow()
+        closed = deleted = 0
+        with Session(self.db) as session:
+            idle = session.exec(
+                select(Room)
+                .where(col(Room.status).in_(OPEN_STATUSES), Room.updated_at < now - self.idle_after)
+                .limit(HOUSEKEEPING_BATCH)
+            ).all()
+            for room in idle:
+                room.status, room.updated_at = "closed", now
+                session.add(room)
+                self._forget(room.code)
+            closed = len(idle)
+            old = session.exec(
+                select(Room.id)
+                .where(Room.status == "closed", Room.updated_at < now - self.keep_for)
+                .limit(HOUSEKEEPING_BATCH)
+            ).all()
+            room_ids = [room_id for room_id in old if room_id is not None]
+            if room_ids:
+                match_ids = select(Match.id).where(col(Match.room_id).in_(room_ids))
+                for statement in (  # children first: the foreign keys are checked
+                    delete(OrderLog).where(col(OrderLog.match_id).in_(match_ids)),
+                    delete(Resolution).where(col(Resolution.match_id).in_(match_ids)),
+                    delete(Match).where(col(Match.room_id).in_(room_ids)),
+                    delete(Prediction).where(col(Prediction.room_id).in_(room_ids)),
+                    delete(Seat).where(col(Seat.room_id).in_(room_ids)),
+                    delete(Room).where(col(Room.id).in_(room_ids)),
+                ):
+                    session.execute(statement)
+                deleted = len(room_ids)
+            session.commit()
+        if closed or deleted:
+            log.info("housekeeping: %d idle rooms closed, %d old rooms deleted", closed, deleted)
+        return Housekeeping(closed=closed, deleted=deleted)
+
+    async def _housekeep_forever(self) -> None:
+        while not self._closing:
+            try:
+                self.housekeep()
+            except Exception:  # a failed pass is tried again at the next one
+                log.exception("housekeeping failed")
+            await asyncio.sleep(self.housekeeping_every)
+
+    def _forget(self, code: str) -> None:
+        """A closed room leaves memory: its tasks stop, its code may be given out again."""
+        live = self._rooms.pop(code, None)
+        if live is None:
+            return
+        for task in (live.bot_task, live.timer_task, live.show_task):
+            if task is not None:
+                task.cancel()
 
     async def join(self, code: str, name: str, lang: str = "en") -> Seated:
         """Seat a player by name, with a fresh token and a 4-digit PIN to come back with."""
-        shown = clean_name(name)
-        if not shown:
-            raise Invalid("Please enter your name.", code="name_empty")
-        if len(shown) > NAME_MAX:
-            raise Invalid(f"Names are at most {NAME_MAX} characters.", code="name_too_long")
+        try:
+            shown = names.check(name)
+        except names.NameRefused as refused:
+            raise Invalid(refused.detail, code=refused.code) from refused
         live = await self.room(code)
         async with live.lock:
             pin = f"{secrets.randbelow(10_000):04d}"
@@ -645,15 +719,15 @@ class RoomService:
                     f"Nobody called {clean_name(name)} sits in this room.", code="no_such_name"
                 )
             tries = (live.code, str(seat.row_id))
-            if not self._wrong_pins.test(RECLAIM_LIMIT, *tries):
-                reset = self._wrong_pins.get_window_stats(RECLAIM_LIMIT, *tries).reset_time
+            wait = self._wrong_pins.wait(*tries)
+            if wait is not None:
                 raise TooManyTries(
                     "Too many wrong PINs for this seat. Ask the host, or wait a few minutes.",
                     code="too_many_tries",
-                    retry_after=max(1, int(reset - time.time()) + 1),
+                    retry_after=wait,
                 )
             if not secrets.compare_digest(seat.pin, str(pin).strip()):
-                self._wrong_pins.hit(RECLAIM_LIMIT, *tries)
+                self._wrong_pins.hit(*tries)
                 raise Forbidden("That PIN does not match this seat.", code="wrong_pin")
             token = secrets.token_urlsafe(24)
             with Session(self.db) as session:
@@ -710,17 +784,21 @@ class RoomService:
             raise Conflict("This game has already started.", code="started")
         if len(live.seats) >= live.seat_limits()[1]:
             raise Conflict("This room is full.", code="full")
-        key = name_key(name)
-        if any(name_key(s.name) == key for s in live.seats):
+        other = names.look_alike(name, (s.name for s in live.seats))
+        if other is not None:
             raise Conflict(
-                f"The name {name} is taken in this room. Pick another.", code="name_taken"
+                f"The name {name} is taken in this room. Pick another."
+                if other.casefold() == name.casefold()
+                else f"{name} looks too much like {other}, who already sits in this room. "
+                "Pick another name.",
+                code="name_taken",
             )
         token = secrets.token_urlsafe(24)
         seat = Seat(
             room_id=live.row_id,
             position=len(live.seats),
             name=name,
-            name_key=key,
+            name_key=names.stored_key(name),
             token_hash=hash_token(token),
             is_bot=is_bot,
             bot_style=bot_style,
@@ -968,11 +1046,17 @@ class RoomService:
 
     def _start_match(self, live: LiveRoom) -> None:
         game, players, options = self._next_match_setup(live)
-        if game != live.game:
-            live.game, live.rules = game, get_rules(game)
+        rules = get_rules(game)
         seed = secrets.randbits(62)
         number = 1 if live.match is None else live.match.number + 1
-        state = live.rules.setup(len(players), seed, game_options(options))
+        try:  # the options were checked for the seats of the time; more may have joined
+            state = rules.setup(len(players), seed, game_options(options))
+        except (ValueError, TypeError, KeyError) as error:
+            raise Invalid(
+                f"Bad options for {len(players)} players: {error}", code="bad_options"
+            ) from error
+        if game != live.game:
+            live.game, live.rules = game, rules
         match = LiveMatch(
             row_id=0,
             number=number,
@@ -1706,11 +1790,32 @@ def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
 
 
-def _new_code(taken: set[str]) -> str:
-    while True:
-        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if code not in taken:
+def _random_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _free_code(session: Session) -> str:
+    """A code no open room has. Random tries, each one indexed lookup, find one at once
+    while the pool is far from full; only a nearly full pool is read whole, and a full one
+    answers 503 instead of trying for ever."""
+    for _ in range(CODE_TRIES):
+        code = _random_code()
+        in_use = session.exec(
+            select(Room.id).where(Room.code == code, col(Room.status).in_(OPEN_STATUSES))
+        ).first()
+        if in_use is None:
             return code
+    taken = set(session.exec(select(Room.code).where(col(Room.status).in_(OPEN_STATUSES))).all())
+    free = [
+        code
+        for code in ("".join(p) for p in product(CODE_ALPHABET, repeat=CODE_LENGTH))
+        if code not in taken
+    ]
+    if not free:
+        raise Unavailable(
+            "Every room code is in use right now. Try again in a few minutes.", code="no_codes"
+        )
+    return secrets.choice(free)
 
 
 def _seat_info(seat: Seat, away_after: timedelta) -> SeatInfo:

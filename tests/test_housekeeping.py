@@ -1,0 +1,116 @@
+"""Rooms end (issue 13.8): idle and finished rooms close on a schedule, their codes return to
+the pool, old rows are deleted, creating a room reads no table, and a full pool says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from itertools import product
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import insert
+from sqlmodel import Session, col, func, select
+
+from app.config import Settings
+from app.main import create_app
+from app.models import Match, OrderLog, Room, Seat, utcnow
+from app.rooms import CODE_ALPHABET, CODE_LENGTH, Housekeeping
+from tests.live import room_service
+from tests.play import auth, order_from_prompt
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}", bot_delay=0.0)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+def played_room(client: TestClient) -> str:
+    """A Hidden Leaders room with two seats and a few orders in its log."""
+    created = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = str(created["code"]), str(created["host_token"])
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Ann", "Ben")
+    ]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    for _ in range(3):
+        for token in tokens:
+            prompt = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["prompt"]
+            if prompt:
+                order = order_from_prompt(prompt)
+                response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+                assert response.status_code == 202, response.text
+    return code
+
+
+def count(session: Session, table: type[Room] | type[Seat] | type[Match] | type[OrderLog]) -> int:
+    return int(session.exec(select(func.count()).select_from(table)).one())
+
+
+def test_an_idle_room_closes_and_is_deleted_after_the_keeping_time(client: TestClient) -> None:
+    service = room_service(client)
+    idle = played_room(client)
+    fresh = client.post("/api/rooms", json={"game": "legions"}).json()["code"]
+    now = utcnow()
+
+    # Nothing is old yet: a pass changes nothing.
+    assert service.housekeep(now) == Housekeeping(closed=0, deleted=0)
+    assert client.get(f"/api/rooms/{idle}").status_code == 200
+
+    later = now + service.idle_after + timedelta(minutes=1)
+    with Session(service.db) as session:  # the fresh room was touched just now
+        room = session.exec(select(Room).where(Room.code == fresh)).one()
+        room.updated_at = later
+        session.add(room)
+        session.commit()
+    report = service.housekeep(later)
+    assert report.closed == 1 and report.deleted == 0
+    assert client.get(f"/api/rooms/{idle}").status_code == 404, "closed, gone from memory too"
+    assert client.get(f"/api/rooms/{fresh}").status_code == 200
+    with Session(service.db) as session:
+        assert count(session, OrderLog) > 0, "a closed room keeps its rows for a while"
+
+    gone = later + service.keep_for + timedelta(minutes=1)
+    with Session(service.db) as session:
+        room = session.exec(select(Room).where(Room.code == fresh)).one()
+        room.updated_at = gone
+        session.add(room)
+        session.commit()
+    report = service.housekeep(gone)
+    assert report.deleted == 1
+    with Session(service.db) as session:
+        assert count(session, Room) == 1  # the fresh room
+        assert count(session, Seat) == 0 and count(session, Match) == 0
+        assert count(session, OrderLog) == 0
+
+
+def test_a_closed_rooms_code_can_be_given_out_again(client: TestClient) -> None:
+    service = room_service(client)
+    with Session(service.db) as session:
+        free = "".join(CODE_ALPHABET[0] for _ in range(CODE_LENGTH))
+        session.add(Room(code=free, game="legions", host_token_hash="x", status="closed"))
+        taken = [
+            {"code": "".join(p), "game": "legions", "options": {}, "host_token_hash": "x"}
+            for p in product(CODE_ALPHABET, repeat=CODE_LENGTH)
+            if "".join(p) != free
+        ]
+        session.execute(insert(Room), taken)
+        session.commit()
+    # Every code but one is taken by an open room: the one a closed room had is given out.
+    created = client.post("/api/rooms", json={"game": "legions"})
+    assert created.status_code == 201, created.text
+    assert created.json()["code"] == free
+
+    # Now none is left: a clear 503, not a loop for ever.
+    full = client.post("/api/rooms", json={"game": "legions"})
+    assert full.status_code == 503
+    assert full.json()["code"] == "no_codes" and "Try again" in full.json()["detail"]
+    with Session(service.db) as session:
+        opened = session.exec(
+            select(func.count()).select_from(Room).where(col(Room.status) != "closed")
+        ).one()
+    assert opened == len(CODE_ALPHABET) ** CODE_LENGTH
