@@ -23,6 +23,7 @@ import json
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -115,7 +116,18 @@ def _credential(websocket: WebSocket, from_query: str, cookie: str) -> str:
     scheme, _, bearer = websocket.headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer" and bearer.strip():
         return bearer.strip()
+    if not _same_origin(websocket):
+        # A page of another site may open a socket here, and the browser would send this
+        # site's cookies with it: a cookie proves a seat only to this site's own pages.
+        return ""
     return websocket.cookies.get(cookie, "")
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """Whether the page that opened the socket came from this server (browsers always send
+    ``Origin`` on a websocket handshake; clients that are not browsers may send none)."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
 def _format(requested: str) -> str:

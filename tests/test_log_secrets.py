@@ -268,3 +268,24 @@ def test_a_whole_game_leaves_no_token_in_the_server_log(tmp_path: Path) -> None:
     assert f"pecet_seat_{code}={REDACTED}" in log, "the handshake's cookie header was traced"
     leaked = [secret for secret in secrets if secret in log]
     assert leaked == [], f"{len(leaked)} token(s) in the server log"
+
+
+def test_a_page_of_another_site_cannot_use_the_seat_cookie(client: TestClient) -> None:
+    """issue 13.3: the cookie proves a seat to this server's own pages only; a socket opened
+    by a page of another site (its Origin) is refused like one without a token."""
+    created = client.post("/api/rooms", json={"game": "legions"}).json()
+    code = created["code"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    client.cookies.set(f"pecet_seat_{code}", token)
+    with client.websocket_connect(
+        f"/ws/rooms/{code}", headers={"origin": "http://testserver"}
+    ) as socket:
+        assert socket.receive_json()["type"] == "view"
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(
+            f"/ws/rooms/{code}", headers={"origin": "http://evil.example"}
+        ) as socket,
+    ):
+        socket.receive_json()
+    assert refused.value.code == 1008
