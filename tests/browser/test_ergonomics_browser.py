@@ -288,8 +288,8 @@ class Plays:
                 del phones[1:]
         skip = board.locator("[data-testid=skip-show]")
         if "show-tv" not in play.shots:
-            # The scoring plays out as the match's show (L10.4); should it be over before it is
-            # caught, the matrix test names the missing screenshots.
+            # The scoring plays out as the match's show (L10.4), with the host's Skip beside
+            # it; it is measured and photographed mid-show, then skipped.
             wait_for(
                 lambda: skip.count() or phones[0].locator("#phone-result").count(),
                 "the scoring's show or the result",
