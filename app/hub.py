@@ -6,8 +6,9 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
@@ -113,18 +114,34 @@ class Hub:
             await self._send(connection, json.dumps(message))
 
     async def send_error(
-        self, live: LiveRoom, connection: Connection, code: str, detail: str | None = None
+        self,
+        live: LiveRoom,
+        connection: Connection,
+        code: str,
+        detail: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
+        """An error frame; ``params`` fill in the message where a client translates it by
+        ``code`` (a page does: the phone reads the refusal in its own language)."""
         async with connection.send_lock:
-            await self._send(connection, self._error_text(live, connection, code, detail))
+            await self._send(connection, self._error_text(live, connection, code, detail, params))
 
     def _error_text(
-        self, live: LiveRoom, connection: Connection, code: str, detail: str | None = None
+        self,
+        live: LiveRoom,
+        connection: Connection,
+        code: str,
+        detail: str | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> str:
-        error = {"type": "error", "code": code, "detail": detail or ERROR_TEXTS.get(code, code)}
+        detail = detail or ERROR_TEXTS.get(code, code)
+        error: JSON = {"type": "error", "code": code, "detail": detail}
+        if params:
+            error["params"] = dict(params)
         if connection.format == "html" and self.render_html is not None:
             return self.render_html(live, error, connection)
-        return json.dumps(error)
+        # default=str: an engine's params are meant as JSON, but a frame must never fail on one.
+        return json.dumps(error, default=str)
 
     async def _send(self, connection: Connection, text: str) -> None:
         if connection.websocket.application_state != WebSocketState.CONNECTED:

@@ -567,12 +567,18 @@ def render_board_view(
 
 
 def render_error(live: LiveRoom, error: Mapping[str, Any], lang: str, *, board: bool) -> str:
+    """An error frame as a page shows it, in the page's language where its code is known.
+    In English the frame's own detail is kept: it may say more than its code's text."""
+    code = str(error.get("code") or "")
+    detail = str(error.get("detail") or "")
+    if lang != i18n.DEFAULT_LANGUAGE or not detail:
+        detail = translate_refusal(code, detail, lang)
     return render(
         "fragments/error.html",
         lang,
         code=live.code,
-        error_code=error.get("code"),
-        detail=error.get("detail") or "",
+        error_code=code,
+        detail=detail,
         board=board,
     )
 
@@ -611,13 +617,32 @@ def translate_form(live: LiveRoom, frame: JSON) -> JSON:
 
     ``action=ready`` → ready for the next game (L7.3); ``action=lang`` → the seat's language;
     the game's own actions → its orders (see ``app/games``); anything else → ``sync``.
+    An order form's hidden ``version`` and ``match`` (the view it was drawn from) go with
+    the order, so that a sheet the table has left behind is refused (issue 13.10).
     """
     action = str(frame.get("action") or "")
     if action == "ready":
         return {"type": "ready"}
     if action == "lang":
         return {"type": "lang", "lang": str(frame.get("lang") or "")}
-    return screens_for(live.game).translate_form(frame) or {"type": "sync"}
+    message = screens_for(live.game).translate_form(frame) or {"type": "sync"}
+    if message.get("type") == "order":
+        for field_name in ("version", "match"):
+            value = _form_number(frame.get(field_name))
+            if value is not None:
+                message[field_name] = value
+    return message
+
+
+def _form_number(raw: Any) -> Any:
+    """A form field meant as a whole number: the number, None when empty, else the raw value
+    (which the room refuses as malformed rather than guessing)."""
+    if isinstance(raw, list):  # a field sent twice
+        return raw
+    text = str(raw if raw is not None else "").strip()
+    if not text:
+        return None
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 # ------------------------------------------------------------------ request helpers
@@ -895,18 +920,45 @@ def translate_reclaim_error(refusal: RoomError, lang: str, name: str) -> str:
 
 def translate_room_error(refusal: RoomError, lang: str) -> str:
     """The room service's refusals, in the page's language (the detail text is English)."""
-    with i18n.use_language(lang):
-        texts = {
-            "started": i18n.gettext("This game has already started."),
-            "full": i18n.gettext("This room is full."),
-            "name_empty": i18n.gettext("Please enter your name."),
-            "name_too_long": i18n.gettext("Names are at most %(max)s characters.")
-            % {"max": NAME_MAX},
-            "name_taken": i18n.gettext("That name is taken in this room. Pick another."),
-        }
-        if isinstance(refusal, RoomNotFound) and refusal.code == "error":
+    if isinstance(refusal, RoomNotFound) and refusal.code == "error":
+        with i18n.use_language(lang):
             return i18n.gettext("There is no room with that code. Check the code on the board.")
-        return texts.get(refusal.code, refusal.detail)
+    return translate_refusal(refusal.code, refusal.detail, lang)
+
+
+def translate_refusal(code: str | None, detail: str, lang: str) -> str:
+    """A refusal in ``lang``, by its code where the catalog has it, else its own detail
+    (issue 13.10: a Czech phone read the server's English)."""
+    with i18n.use_language(lang):
+        text = _refusal_texts().get(code or "")
+    return text if text is not None else detail
+
+
+def _refusal_texts() -> dict[str, str]:
+    """The refusals a page translates by code, in the current language."""
+    return {
+        "started": i18n.gettext("This game has already started."),
+        "full": i18n.gettext("This room is full."),
+        "name_empty": i18n.gettext("Please enter your name."),
+        "name_too_long": i18n.gettext("Names are at most %(max)s characters.") % {"max": NAME_MAX},
+        "name_taken": i18n.gettext("That name is taken in this room. Pick another."),
+        "show": i18n.gettext(
+            "The board is still playing the last round out. Watch it; your turn comes next."
+        ),
+        "not_playing": i18n.gettext("There is no game running in this room."),
+        "watching": i18n.gettext("You are watching this game; your turn comes later."),
+        "not_your_turn": i18n.gettext("It is not your turn."),
+        "stale": i18n.gettext("The table moved on while you were choosing; here is the new sheet."),
+        "bad_order": i18n.gettext("That order could not be read. Pick again from your sheet."),
+        "malformed": i18n.gettext("That order could not be read. Pick again from your sheet."),
+        "binary": i18n.gettext("Frames must be text: JSON objects."),
+        "invalid": i18n.gettext("The server could not handle that message."),
+        "unknown_type": i18n.gettext("Unknown frame type; use order, ready or ping."),
+        "not_finished": i18n.gettext("The game is not over yet."),
+        "tournament_over": i18n.gettext("The tournament is over."),
+        "bad_token": i18n.gettext("This seat's token is not valid here."),
+        "render_failed": i18n.gettext("The page could not be drawn; reload it."),
+    }
 
 
 @router.post("/host", response_class=HTMLResponse)

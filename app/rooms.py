@@ -73,12 +73,21 @@ class RoomError(Exception):
 
     status = 400
 
-    def __init__(self, detail: str, code: str = "error", retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        code: str = "error",
+        retry_after: int | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         self.code = code
         self.retry_after = retry_after
         """Seconds before trying again makes sense (``Retry-After``), for a 429."""
+        self.params: dict[str, Any] = dict(params or {})
+        """What fills in the message where a client translates it by ``code`` (an engine's
+        refusal carries them)."""
 
 
 class RoomNotFound(RoomError):
@@ -228,6 +237,18 @@ class LiveMatch:
     show_started_at: datetime | None = None
     show_elapsed: float | None = None
     fast_forward: bool = False
+    decided_since: dict[int, int] = field(default_factory=dict)
+    """Room seat → the match version from which its current decision (its prompt) stands: a
+    sheet drawn at an older version was for an earlier decision (issue 13.10). A seat not
+    listed has had the same decision since the match was loaded or started."""
+    loaded_at: int = 0
+    """The version the match had when it was loaded or started."""
+
+    def sheet_is_stale(self, position: int, version: int) -> bool:
+        """Whether an order sheet drawn at ``version`` no longer fits this seat's decision.
+        Other seats sealing in the same round change the version but not the decision."""
+        since = self.decided_since.get(position, self.loaded_at)
+        return not since <= version <= self.version
 
     @property
     def showing(self) -> bool:
@@ -820,23 +841,28 @@ class RoomService:
         self._require_host(live, host_token)
         async with live.lock:
             target = self._seat_at(live, position)
+            remaining = [s for s in live.seats if s.position != position]
+            in_lobby = live.status == "lobby"
             with Session(self.db) as session:
                 row = session.get(Seat, target.row_id)
                 assert row is not None
-                if live.status == "lobby":
+                if in_lobby:
                     session.delete(row)
-                    remaining = [s for s in live.seats if s.position != position]
                     self._renumber(session, remaining)
-                    live.seats = remaining
                 else:
                     row.is_bot = True
                     row.bot_style = row.bot_style or live.rules.info.bot_styles[0]
                     row.token_hash = hash_token(secrets.token_urlsafe(24))  # the phone is out
                     session.add(row)
-                    target.is_bot, target.bot_style = True, row.bot_style
-                    target.token_hash = row.token_hash
+                bot_style, token_hash = row.bot_style, row.token_hash
                 self._touch(session, live)
+                # Memory follows the commit (issue 13.10): a failed one leaves the room as is.
                 session.commit()
+            if in_lobby:
+                _seat_in_order(remaining)
+                live.seats = remaining
+            else:
+                target.is_bot, target.bot_style, target.token_hash = True, bot_style, token_hash
             self._changed(live)
 
     async def move_seat(self, code: str, host_token: str | None, position: int, to: int) -> None:
@@ -855,16 +881,18 @@ class RoomService:
                 self._renumber(session, order)
                 self._touch(session, live)
                 session.commit()
+            _seat_in_order(order)
             live.seats = order
             self._changed(live)
 
     def _renumber(self, session: Session, seats: list[SeatInfo]) -> None:
+        """Store ``seats`` numbered in their order; the live seats keep their numbers until
+        the commit has succeeded (:func:`_seat_in_order`)."""
         for index, seat in enumerate(seats):
             row = session.get(Seat, seat.row_id)
             assert row is not None
             row.position = index
             session.add(row)
-            seat.position = index
 
     async def set_options(
         self, code: str, host_token: str | None, options: Mapping[str, Any]
@@ -903,32 +931,25 @@ class RoomService:
             if live.paused == paused:
                 return
             match = live.match
-            if match is not None:
-                if paused and match.deadline_at is not None:
-                    match.timer_left = max(0.0, (match.deadline_at - utcnow()).total_seconds())
-                    match.deadline_at = None
-                elif not paused and match.timer_left is not None:
-                    match.deadline_at = utcnow() + timedelta(seconds=match.timer_left)
-                    match.timer_left = None
-                if paused and match.show_started_at is not None:  # the board holds its show
-                    match.show_elapsed = match.show_elapsed_now()
-                    match.show_started_at = None
-                elif not paused and match.show_elapsed is not None:
-                    match.show_started_at = utcnow() - timedelta(seconds=match.show_elapsed)
-                    match.show_elapsed = None
+            clocks = None if match is None else _paused_clocks(match, paused)
             with Session(self.db) as session:
                 room = session.get(Room, live.row_id)
                 assert room is not None
                 room.paused = paused
                 session.add(room)
-                if match is not None:
+                if match is not None and clocks is not None:
                     row = session.get(Match, match.row_id)
                     assert row is not None
-                    row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
-                    row.show_started_at = match.show_started_at
-                    row.show_elapsed = match.show_elapsed
+                    row.deadline_at, row.timer_left = clocks.deadline_at, clocks.timer_left
+                    row.show_started_at = clocks.show_started_at
+                    row.show_elapsed = clocks.show_elapsed
                     session.add(row)
+                # Memory follows the commit (issue 13.10): a failed one leaves the room as is.
                 session.commit()
+            if match is not None and clocks is not None:
+                match.deadline_at, match.timer_left = clocks.deadline_at, clocks.timer_left
+                match.show_started_at = clocks.show_started_at
+                match.show_elapsed = clocks.show_elapsed
             live.paused = paused
             self._changed(live)
 
@@ -970,14 +991,14 @@ class RoomService:
             ready |= {s.position for s in live.seats if s.is_bot}
             if live.tournament is not None and not games_to_play(live.tournament, live.results):
                 raise Conflict("The tournament is over.", code="tournament_over")
-            match.ready_seats = sorted(ready)
             if len(ready) < len(live.seats):
                 with Session(self.db) as session:
                     row = session.get(Match, match.row_id)
                     assert row is not None
-                    row.ready_seats = match.ready_seats
+                    row.ready_seats = sorted(ready)
                     session.add(row)
                     session.commit()
+                match.ready_seats = sorted(ready)
                 self._changed(live)
                 return
             self._start_match(live)
@@ -1055,8 +1076,6 @@ class RoomService:
             raise Invalid(
                 f"Bad options for {len(players)} players: {error}", code="bad_options"
             ) from error
-        if game != live.game:
-            live.game, live.rules = game, rules
         match = LiveMatch(
             row_id=0,
             number=number,
@@ -1080,7 +1099,7 @@ class RoomService:
             seed=seed,
             options=options,
             seats=len(players),
-            state=live.rules.to_json(state),
+            state=rules.to_json(state),
             deadline_at=match.deadline_at,
             timer_left=match.timer_left,
         )
@@ -1095,22 +1114,42 @@ class RoomService:
             session.refresh(row)
         assert row.id is not None
         match.row_id = row.id
+        live.game, live.rules = game, rules
         live.status = "playing"
         live.match = match
         self._changed(live)
 
     # ---------------------------------------------------------------- orders
 
-    async def submit(self, code: str, token: str | None, order: Any) -> None:
-        """Apply a seat's order. Committed to the database before this returns."""
+    async def submit(
+        self,
+        code: str,
+        token: str | None,
+        order: Any,
+        version: object = None,
+        match_number: object = None,
+    ) -> None:
+        """Apply a seat's order. Committed to the database before this returns.
+
+        ``version`` (and ``match_number``) say which view the order sheet was drawn from; a
+        sheet for an earlier decision is refused with 409 ``stale``. Without them the order
+        is judged as it comes (API clients)."""
+        drawn_at = _drawn_at(version, match_number)
         live = await self.room(code)
         async with live.lock:
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
-            self._apply(live, seat, order)
+            self._apply(live, seat, order, drawn_at=drawn_at)
 
-    def _apply(self, live: LiveRoom, seat: SeatInfo, order: Any, by_timer: bool = False) -> None:
+    def _apply(
+        self,
+        live: LiveRoom,
+        seat: SeatInfo,
+        order: Any,
+        by_timer: bool = False,
+        drawn_at: DrawnAt | None = None,
+    ) -> None:
         match = live.match
         if match is None or match.status != "playing":
             raise Conflict("There is no game running in this room.", code="not_playing")
@@ -1125,12 +1164,21 @@ class RoomService:
         engine_seat = match.engine_seat(seat.position)
         if engine_seat is None:
             raise Conflict("You are watching this game; your turn comes later.", code="watching")
+        if drawn_at is not None and (
+            drawn_at.match not in (None, match.number)
+            or match.sheet_is_stale(seat.position, drawn_at.version)
+        ):
+            raise Conflict(
+                "The table moved on while you were choosing; here is the new sheet.",
+                code="stale",
+            )
+        prompts_before = [rules.prompt(match.state, i) for i in range(len(match.players))]
         try:
             state, steps = advance(rules, rules.submit(match.state, engine_seat, order))
         except NotYourTurn as refusal:
-            raise Conflict(refusal.message, code=refusal.code) from refusal
+            raise Conflict(refusal.message, code=refusal.code, params=refusal.params) from refusal
         except IllegalOrder as refusal:
-            raise Invalid(refusal.message, code=refusal.code) from refusal
+            raise Invalid(refusal.message, code=refusal.code, params=refusal.params) from refusal
         seq = match.version + 1
         salt, commitment = proofs.seal(order)
         sealed = SealedOrder(seq, seat.position, dict(order), salt, commitment)
@@ -1202,6 +1250,10 @@ class RoomService:
             # The show starts when the room hears of it, not before a slow commit.
             match.show_started_at = utcnow()
         match.state, match.version = state, seq
+        for other_seat, before_prompt in enumerate(prompts_before):
+            # A resolution opens a new round for everyone, even when its prompt looks alike.
+            if steps or rules.prompt(state, other_seat) != before_prompt:
+                match.decided_since[match.players[other_seat]] = seq
         if record is not None:
             match.recent_events, match.steps = events, steps
             match.history.append(record)
@@ -1290,21 +1342,25 @@ class RoomService:
         finally:
             live.show_task = None
 
-    def _end_show(self, live: LiveRoom, match: LiveMatch) -> None:
+    def _end_show(self, live: LiveRoom, match: LiveMatch, fast_forward: bool = False) -> None:
         """The board has played the round out: the next decision opens, with its timer."""
-        match.show_started_at = match.show_elapsed = None
-        if match.status == "playing":
-            self._restart_timer(live, match)
-        else:
-            live.result_at = utcnow()
+        playing = match.status == "playing"
+        deadline_at, timer_left = (
+            self._fresh_timer(live, match) if playing else (match.deadline_at, match.timer_left)
+        )
         with Session(self.db) as session:
             row = session.get(Match, match.row_id)
             assert row is not None
             row.show_started_at = row.show_elapsed = None
-            row.deadline_at, row.timer_left = match.deadline_at, match.timer_left
-            row.fast_forward = match.fast_forward
+            row.deadline_at, row.timer_left = deadline_at, timer_left
+            row.fast_forward = match.fast_forward or fast_forward
             session.add(row)
             session.commit()
+        match.show_started_at = match.show_elapsed = None
+        match.deadline_at, match.timer_left = deadline_at, timer_left
+        match.fast_forward = match.fast_forward or fast_forward
+        if not playing:
+            live.result_at = utcnow()
         self._changed(live)
 
     async def skip_show(self, code: str, host_token: str | None, to_the_end: bool = False) -> None:
@@ -1316,10 +1372,8 @@ class RoomService:
             match = live.match
             if match is None:
                 raise Conflict("There is no game in this room yet.", code="not_playing")
-            if to_the_end:
-                match.fast_forward = True
             if match.showing:
-                self._end_show(live, match)
+                self._end_show(live, match, fast_forward=to_the_end)
             elif to_the_end:
                 with Session(self.db) as session:
                     row = session.get(Match, match.row_id)
@@ -1327,6 +1381,7 @@ class RoomService:
                     row.fast_forward = True
                     session.add(row)
                     session.commit()
+                match.fast_forward = True
                 self._changed(live)
 
     # ---------------------------------------------------------------- bots
@@ -1376,13 +1431,17 @@ class RoomService:
 
     def _restart_timer(self, live: LiveRoom, match: LiveMatch) -> None:
         """A new round of decisions begins: the whole timer again (H5.4)."""
+        match.deadline_at, match.timer_left = self._fresh_timer(live, match)
+
+    @staticmethod
+    def _fresh_timer(live: LiveRoom, match: LiveMatch) -> tuple[datetime | None, float | None]:
+        """A new round's (deadline, time left): running, or held whole while paused."""
         timer = match.timer
         if timer is None:
-            match.deadline_at = match.timer_left = None
-        elif live.paused:
-            match.deadline_at, match.timer_left = None, timer
-        else:
-            match.deadline_at, match.timer_left = utcnow() + timedelta(seconds=timer), None
+            return None, None
+        if live.paused:
+            return None, timer
+        return utcnow() + timedelta(seconds=timer), None
 
     def _schedule_timer(self, live: LiveRoom) -> None:
         match = live.match
@@ -1717,18 +1776,21 @@ class RoomService:
 
     async def set_language(self, code: str, token: str | None, lang: str) -> None:
         live = await self.room(code)
-        seat = live.seat_by_token(token)
-        if seat is None:
-            raise Unauthorized("This seat's token is not valid here.", code="bad_token")
-        if lang not in ("en", "cs"):
-            raise Invalid("Languages: en, cs.", code="bad_lang")
-        with Session(self.db) as session:
-            row = session.get(Seat, seat.row_id)
-            assert row is not None
-            row.lang = lang
-            session.add(row)
-            session.commit()
-        seat.lang = lang
+        # Under the lock (issue 13.10): a kick or a come-back racing it must not leave the
+        # language on a seat row that changed hands.
+        async with live.lock:
+            seat = live.seat_by_token(token)
+            if seat is None:
+                raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+            if lang not in ("en", "cs"):
+                raise Invalid("Languages: en, cs.", code="bad_lang")
+            with Session(self.db) as session:
+                row = session.get(Seat, seat.row_id)
+                assert row is not None
+                row.lang = lang
+                session.add(row)
+                session.commit()
+            seat.lang = lang
 
     # ---------------------------------------------------------------- helpers
 
@@ -1833,6 +1895,59 @@ def _seat_info(seat: Seat, away_after: timedelta) -> SeatInfo:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class DrawnAt:
+    """The view an order sheet was drawn from: the match version, and the match if known."""
+
+    version: int
+    match: int | None = None
+
+
+def _drawn_at(version: object, match_number: object) -> DrawnAt | None:
+    """What a frame says about the view its order was drawn from; None when it says nothing."""
+    if version is None:
+        return None
+    for value in (version, match_number):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise Invalid("An order's version must be a whole number.", code="malformed")
+    assert isinstance(version, int)
+    return DrawnAt(version, match_number if isinstance(match_number, int) else None)
+
+
+def _seat_in_order(seats: list[SeatInfo]) -> None:
+    """Number the live seats as :meth:`RoomService._renumber` stored them."""
+    for index, seat in enumerate(seats):
+        seat.position = index
+
+
+@dataclass(frozen=True, slots=True)
+class MatchClocks:
+    """A match's sealing timer and show clock, as stored."""
+
+    deadline_at: datetime | None
+    timer_left: float | None
+    show_started_at: datetime | None
+    show_elapsed: float | None
+
+
+def _paused_clocks(match: LiveMatch, paused: bool) -> MatchClocks:
+    """The match's clocks once the host pauses (they keep what is left) or resumes (they
+    run on from there); the match itself is not changed."""
+    deadline_at, timer_left = match.deadline_at, match.timer_left
+    show_started_at, show_elapsed = match.show_started_at, match.show_elapsed
+    if paused and deadline_at is not None:
+        timer_left = max(0.0, (deadline_at - utcnow()).total_seconds())
+        deadline_at = None
+    elif not paused and timer_left is not None:
+        deadline_at, timer_left = utcnow() + timedelta(seconds=timer_left), None
+    if paused and show_started_at is not None:  # the board holds its show
+        show_elapsed, show_started_at = match.show_elapsed_now(), None
+    elif not paused and show_elapsed is not None:
+        show_started_at = utcnow() - timedelta(seconds=show_elapsed)
+        show_elapsed = None
+    return MatchClocks(deadline_at, timer_left, show_started_at, show_elapsed)
+
+
 def _bot_style(live: LiveRoom, seat: SeatInfo) -> str:
     """The seat's bot style if the game being played has it, else that game's default: a bot
     plays every game of a mixed night."""
@@ -1931,6 +2046,7 @@ def _live_match(
         show_started_at=_aware(match.show_started_at),
         show_elapsed=match.show_elapsed,
         fast_forward=match.fast_forward,
+        loaded_at=match.version,
     )
 
 

@@ -7,9 +7,13 @@ or, as before, ``?token=`` (a phone) and ``?host=`` (a board).
 
 Frames from a phone are JSON objects:
 ``{"type": "order", "order": {...}}``, ``{"type": "ready"}``, ``{"type": "lang", "lang": "cs"}``
-and ``{"type": "ping"}``. A page's htmx form sends its fields instead (with ``HEADERS``); the
-pages module turns those into the same messages. The server sends ``{"type": "view", ...}`` on
-every (re)connect and whenever the view changes, and ``{"type": "error", "detail", "code"}``
+and ``{"type": "ping"}``. An order may say which view its sheet was drawn from,
+``"version": N`` (the view's ``version``) and ``"match": M``: a sheet for a decision the table
+has left behind is refused with ``stale`` and the fresh view follows (issue 13.10); an order
+without them is judged as it comes. A page's htmx form sends its fields instead (with
+``HEADERS``); the pages module turns those into the same messages. The server sends
+``{"type": "view", ...}`` on every (re)connect and whenever the view changes, and
+``{"type": "error", "detail", "code"}`` (and ``params`` where an engine's refusal has them)
 when a frame is refused. With ``format=html`` the same frames come as HTML fragments.
 
 No frame closes the socket (issue 13.5): a binary frame, one over 64 KiB, one that is not a
@@ -198,7 +202,13 @@ async def _handle(
         return
     try:
         if kind == "order":
-            await rooms.submit(live.code, connection.token, message.get("order"))
+            # Which view the sheet was drawn from, when the frame says (issue 13.10).
+            drawn_at = {
+                keyword: message[field]
+                for field, keyword in (("version", "version"), ("match", "match_number"))
+                if message.get(field) is not None
+            }
+            await rooms.submit(live.code, connection.token, message.get("order"), **drawn_at)
         elif kind == "ready":
             await rooms.play_again(live.code, connection.token)
         elif kind == "lang":
@@ -212,7 +222,9 @@ async def _handle(
                 live, connection, "unknown_type", "Unknown frame type; use order, ready or ping."
             )
     except RoomError as refusal:
-        await hub.send_error(live, connection, refusal.code, refusal.detail)
+        await hub.send_error(live, connection, refusal.code, refusal.detail, refusal.params)
+        if refusal.code == "stale":  # the sheet the phone should have had
+            await hub.send_view(live, connection)
 
 
 def _parse(text: str | None, lang: str) -> dict[str, Any]:

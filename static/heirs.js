@@ -57,10 +57,13 @@
   }
 
   // ---------------------------------------------------------------- phone: draft, targets
+  // The sheet's own fields (the action, and the version and match it was drawn at) are not
+  // the player's draft: a restored draft never brings back an older sheet's version.
+  var SHEET_FIELDS = { action: true, version: true, match: true };
   function readForm(form) {
     var draft = {};
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name === "action") return;
+      if (!el.name || SHEET_FIELDS[el.name]) return;
       if ((el.type === "radio" || el.type === "checkbox")) draft[el.name + "=" + el.value] = el.checked;
       else draft[el.name] = el.value;
     });
@@ -68,7 +71,7 @@
   }
   function applyDraft(form, draft) {
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name === "action") return;
+      if (!el.name || SHEET_FIELDS[el.name]) return;
       if (el.type === "radio" || el.type === "checkbox") {
         var key = el.name + "=" + el.value;
         if (key in draft && !(el.disabled && draft[key])) el.checked = !!draft[key];

@@ -360,7 +360,7 @@ def test_ready_and_language_frames(client: TestClient) -> None:
         receive_until(ws, lambda h: "Čekáme na hráče" in h or "Jsi na tahu" in h)
         ws.send_text(form_frame(action="ready"))
         error = receive_until(ws, is_error)
-        assert "not over" in error
+        assert "Hra ještě neskončila." in error  # the refusal in the phone's language
     assert my_view(client, code, tokens[0])["you"]["lang"] == "cs"
 
 
