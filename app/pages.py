@@ -572,7 +572,14 @@ def render_error(live: LiveRoom, error: Mapping[str, Any], lang: str, *, board: 
     code = str(error.get("code") or "")
     detail = str(error.get("detail") or "")
     if lang != i18n.DEFAULT_LANGUAGE or not detail:
-        detail = translate_refusal(code, detail, lang)
+        params = error.get("params")
+        detail = translate_refusal(
+            code,
+            detail,
+            lang,
+            game=live.game,
+            params=params if isinstance(params, Mapping) else None,
+        )
     return render(
         "fragments/error.html",
         lang,
@@ -926,11 +933,21 @@ def translate_room_error(refusal: RoomError, lang: str) -> str:
     return translate_refusal(refusal.code, refusal.detail, lang)
 
 
-def translate_refusal(code: str | None, detail: str, lang: str) -> str:
-    """A refusal in ``lang``, by its code where the catalog has it, else its own detail
-    (issue 13.10: a Czech phone read the server's English)."""
+def translate_refusal(
+    code: str | None,
+    detail: str,
+    lang: str,
+    *,
+    game: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> str:
+    """A refusal in ``lang``, by its code where the catalog has it (the room's codes, then
+    ``game``'s engine codes filled in from ``params``), else its own detail (issue 13.10: a
+    Czech phone read the server's English)."""
     with i18n.use_language(lang):
         text = _refusal_texts().get(code or "")
+        if text is None and code and game is not None:
+            text = screens_for(game).refusal_text(code, params or {})
     return text if text is not None else detail
 
 

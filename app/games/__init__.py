@@ -37,6 +37,10 @@ class GameScreens(Protocol):
     def round_label(self, number: int) -> str:
         """A round (or turn) of the log as the game names it, e.g. "Round 3"; translated."""
 
+    def refusal_text(self, code: str, params: Mapping[str, Any]) -> str | None:
+        """An engine refusal (``IllegalOrder`` ``code`` and ``params``) as a sentence in the
+        current language; ``None`` for a code the game does not know (issue 13.10)."""
+
 
 def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
     """Names by the game's own seat numbers (a round robin's match seats only two players)."""

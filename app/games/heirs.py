@@ -1427,6 +1427,53 @@ class HeirsScreens:
             return i18n.gettext("Setup")
         return i18n.gettext("Round %(r)s") % {"r": number}
 
+    def refusal_text(self, code: str, params: Mapping[str, Any]) -> str | None:
+        return refusal_text(code, params)
+
+
+def refusal_text(code: str, params: Mapping[str, Any]) -> str | None:
+    """An engine refusal (H21 codes) in the current language, after the order part at fault
+    where the engine names it (issue 13.10). The engine's params carry no amounts, so the
+    sentences state the rule rather than the numbers."""
+    text = _refusal_sentences().get(code)
+    if text is None:
+        return None
+    part = params.get("part")
+    if isinstance(part, str) and part:
+        return i18n.gettext("%(part)s: %(reason)s") % {"part": part_name(part), "reason": text}
+    return text
+
+
+def _refusal_sentences() -> dict[str, str]:
+    return {
+        "BAD_ORDER": i18n.gettext("That order could not be read. Fill in your sheet again."),
+        "COLOUR_KEPT": i18n.gettext("Your colour stays the same all tournament long."),
+        "BAD_COLOUR": i18n.gettext("Pick one of the six colours."),
+        "COLOUR_TAKEN": i18n.gettext("Another player already took that colour."),
+        "NOT_OFFERED": i18n.gettext("Keep one of the two characters you were offered."),
+        "UNKNOWN_FIELD": i18n.gettext("Choose the expedition's field."),
+        "NOT_IN_HAND": i18n.gettext("That card is not in your hand this round."),
+        "BAD_TARGET": i18n.gettext("Choose the target of your trick."),
+        "TARGET_FALLEN": i18n.gettext("The target of your trick has fallen."),
+        "NO_MARKET": i18n.gettext("You need a Market to exchange resources."),
+        "NOT_ENOUGH_PEOPLE": i18n.gettext("You do not have enough people for that."),
+        "NOT_ENOUGH_GOLD": i18n.gettext("You do not have enough gold for that."),
+        "NOT_ENOUGH_KNOWLEDGE": i18n.gettext("You do not have enough knowledge for that."),
+        "NO_PORTRAIT": i18n.gettext("You no longer hold a portrait of the target."),
+        "OVER_CAP": i18n.gettext("That is more soldiers than you can recruit this round."),
+        "MAX_LEVEL": i18n.gettext("That is already at level III."),
+        "NOT_ADJACENT": i18n.gettext("That field is not next to your heir."),
+        "AXIS_LOCKED": i18n.gettext("The Axis opens only with enough Signs."),
+        "FIELD_TAKEN": i18n.gettext("That field belongs to a sibling; invade it."),
+        "NO_SOLDIERS": i18n.gettext("An heir without soldiers cannot attack."),
+        "AXIS_NOT_TARGET": i18n.gettext("Nobody guards the Axis; it cannot be attacked."),
+        "NOT_A_TARGET": i18n.gettext(
+            "There is nothing to attack there: no sibling owns or stands on that field."
+        ),
+        "NOT_CLOSER": i18n.gettext("That field is not one ring inwards."),
+        "NOT_ALONE": i18n.gettext("A sibling stands on this field; nobody can settle."),
+    }
+
 
 def _int(value: Any, default: int = 0) -> int:
     values = form_values(value)

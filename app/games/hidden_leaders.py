@@ -240,5 +240,66 @@ class HiddenLeadersScreens:
     def round_label(self, number: int) -> str:
         return i18n.gettext("Turn %(n)s") % {"n": number}
 
+    def refusal_text(self, code: str, params: Mapping[str, Any]) -> str | None:
+        return refusal_text(code, params)
+
+
+def refusal_text(code: str, params: Mapping[str, Any]) -> str | None:
+    """An engine refusal in the current language (issue 13.10). Values the player typed
+    (an unknown slot or card) are not repeated; cards are named as the log names them."""
+    slot = str(params.get("slot") or "")
+    card = card_label(params.get("card")) if params.get("card") else ""
+    if code == "unknown_slot":
+        return i18n.gettext("There is no such slot: the slots are A1–A7 and B1–B7.")
+    if code == "unknown_card":
+        return i18n.gettext("There is no such hero card.")
+    if code == "not_in_hand":
+        if not card:
+            return i18n.gettext("That card is not in your hand.")
+        return i18n.gettext("%(card)s is not in your hand.") % {"card": card}
+    if code == "bad_type":
+        return i18n.gettext("An order either takes heroes or returns and places them.")
+    if code == "wrong_step":
+        return i18n.gettext("That is not this step's order: take heroes first, then place them.")
+    if code == "duplicate_slot":
+        return i18n.gettext("You named slot %(slot)s twice: take two different heroes.") % {
+            "slot": slot
+        }
+    if code == "wrong_count":
+        if params.get("expected") == 1:
+            return i18n.gettext("Only 1 hero can be taken now: take exactly 1.")
+        return i18n.gettext("Take exactly 2 heroes (you named %(num)s).") % {
+            "num": params.get("got", "?")
+        }
+    if code == "blocked":
+        return i18n.gettext(
+            "%(slot)s is blocked: neither a blocked hero nor the blocking hero on it can be taken."
+        ) % {"slot": slot}
+    if code == "empty_slot":
+        return i18n.gettext("%(slot)s is empty.") % {"slot": slot}
+    if code == "wrong_slots":
+        missing = params.get("missing")
+        if isinstance(missing, list):
+            return i18n.gettext("Return one card to each slot you opened; missing: %(slots)s.") % {
+                "slots": ", ".join(str(s) for s in missing)
+            }
+        return i18n.gettext(
+            "%(slot)s is not one of the slots you opened; return cards only there."
+        ) % {"slot": slot}
+    if code == "duplicate_card":
+        return i18n.gettext("You used %(card)s twice: each card can go to one place only.") % {
+            "card": card
+        }
+    if code == "bad_placement":
+        return i18n.gettext(
+            "Place your card in the council, or on an unblocked hero's slot to block it."
+        )
+    if code == "already_blocked":
+        return i18n.gettext(
+            "%(slot)s already has a blocking hero: a blocking hero cannot be blocked, choose an "
+            "unblocked hero."
+        ) % {"slot": slot}
+    return None
+
 
 SCREENS = HiddenLeadersScreens()

@@ -79,7 +79,11 @@ def show_phone(page: Page, state: LegionsState, seat: int, lang: str) -> None:
     }
     with i18n.use_language(lang):
         context = SCREENS.context(payload, seat)
-    screen = pages.render("games/legions/phone.html", lang, prompt=payload["prompt"], **context)
+    # The room's match and version: the forms carry the view they were drawn at.
+    room = {"match": 1, "version": 7}
+    screen = pages.render(
+        "games/legions/phone.html", lang, prompt=payload["prompt"], room=room, **context
+    )
     page.set_content(
         f"""<!doctype html><html lang="{lang}"><head>
         <meta name="viewport" content="width=device-width, initial-scale=1">
