@@ -3,29 +3,17 @@ the pool, old rows are deleted, creating a room reads no table, and a full pool 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from itertools import product
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert
 from sqlmodel import Session, col, func, select
 
-from app.config import Settings
-from app.main import create_app
 from app.models import Match, OrderLog, Room, Seat, utcnow
 from app.rooms import CODE_ALPHABET, CODE_LENGTH, Housekeeping
 from tests.live import room_service
 from tests.play import auth, order_from_prompt
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'rooms.sqlite3'}", bot_delay=0.0)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 def played_room(client: TestClient) -> str:

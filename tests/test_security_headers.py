@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from fastapi.testclient import TestClient
 
-from app.config import Settings
-from app.main import create_app
 from app.security import CONTENT_SECURITY_POLICY
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'headers.sqlite3'}", bot_delay=0.0)
-    with TestClient(create_app(settings)) as test_client:
-        yield test_client
 
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
