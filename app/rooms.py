@@ -240,14 +240,14 @@ class LiveMatch:
     decided_since: dict[int, int] = field(default_factory=dict)
     """Room seat → the match version from which its current decision (its prompt) stands: a
     sheet drawn at an older version was for an earlier decision (issue 13.10). A seat not
-    listed has had the same decision since the match was loaded or started."""
-    loaded_at: int = 0
-    """The version the match had when it was loaded or started."""
+    listed (nothing changed for it since the match was loaded or started) has decided since
+    the newest resolution: a sheet drawn before a restart still counts, and the engine
+    judges the order itself either way."""
 
     def sheet_is_stale(self, position: int, version: int) -> bool:
         """Whether an order sheet drawn at ``version`` no longer fits this seat's decision.
         Other seats sealing in the same round change the version but not the decision."""
-        since = self.decided_since.get(position, self.loaded_at)
+        since = self.decided_since.get(position, self.resolved_seq())
         return not since <= version <= self.version
 
     @property
@@ -2046,7 +2046,6 @@ def _live_match(
         show_started_at=_aware(match.show_started_at),
         show_elapsed=match.show_elapsed,
         fast_forward=match.fast_forward,
-        loaded_at=match.version,
     )
 
 

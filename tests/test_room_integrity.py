@@ -313,6 +313,33 @@ def test_another_seat_sealing_does_not_make_a_sheet_stale(client: TestClient) ->
         assert frame["type"] == "view" and frame["version"] == 4, frame
 
 
+def test_a_sheet_drawn_before_a_restart_still_counts(client: TestClient) -> None:
+    """issue 13.10: the room is loaded again (as after a restart) once Ben has sealed his
+    round; Ann's sheet, drawn before, is for the same decision: accepted, not stale."""
+    rules = get_rules("heirs")
+    room = create_room(client, game="heirs")
+    code = room["code"]
+    tokens = [join(client, code, name)["token"] for name in ("Ann", "Ben")]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(room["host_token"])).is_success
+    for seat in (0, 1):  # setup
+        order = rules.random_order(current_match(live_room(client, code)).state, seat, Rng(seat))
+        setup = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
+        assert setup.is_success, setup.text
+    drawn = current_match(live_room(client, code)).version
+    orders = [
+        rules.random_order(current_match(live_room(client, code)).state, s, Rng(9)) for s in (0, 1)
+    ]
+    sealed = client.post(f"/api/rooms/{code}/orders", json=orders[1], headers=auth(tokens[1]))
+    assert sealed.is_success, sealed.text
+    room_service(client)._forget(code)  # the next request loads the room from the database
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as socket:
+        assert next_view(socket)["version"] == drawn + 1
+        socket.send_json({"type": "order", "order": orders[0], "version": drawn, "match": 1})
+        while (frame := next_frame(socket))["type"] == "view" and frame["version"] <= drawn + 1:
+            pass
+        assert frame["type"] == "view" and frame["version"] == drawn + 2, frame
+
+
 def test_order_forms_carry_the_version_they_were_drawn_at(client: TestClient) -> None:
     """issue 13.10: the phone's order form holds the view's version and match as hidden
     fields, and translate_form carries them into the order frame."""
