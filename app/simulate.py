@@ -138,6 +138,10 @@ def simulate(
     dealt: Counter[str] = Counter()
     used: Counter[str] = Counter()
     blocked = 0
+    # Whether the seats' final views show a dealt stratagem: the first game tells (a game
+    # deals them always or never); the other games build their final views (with the whole
+    # scoring in Hidden Leaders) only if the tally reads them.
+    deals_stratagems = True
     started = time.perf_counter()
     for number in range(games):
         styles = [
@@ -145,11 +149,10 @@ def simulate(
         ]
         played = play_game(rules, players, seed + number * SEED_STRIDE, styles, options)
         tally.add(played.outcome, styles)
-        for seat in range(players):
-            me = rules.view(played.final, seat).get("me") or {}
-            stratagem = me.get("stratagem")
-            if isinstance(stratagem, dict) and "id" in stratagem:
-                dealt[str(stratagem["id"])] += 1
+        if deals_stratagems:
+            found = _count_dealt(rules, played.final, players, dealt)
+            if number == 0 and not found:
+                deals_stratagems = False
         for key, count in played.events.items():
             if key.startswith("stratagem:"):
                 used[key.split(":", 1)[1]] += count
@@ -193,6 +196,19 @@ def simulate(
     if len(info.bot_styles) > 1:
         figures["wins_by_style"] = dict(sorted(tally.wins_by_style.items()))
     return figures
+
+
+def _count_dealt(rules: GameRules, final: Any, players: int, dealt: Counter[str]) -> bool:
+    """Count the stratagem each seat's view of the final state shows it was dealt (Legions,
+    G2.4); whether any seat had one."""
+    found = False
+    for seat in range(players):
+        me = rules.view(final, seat).get("me") or {}
+        stratagem = me.get("stratagem")
+        if isinstance(stratagem, dict) and "id" in stratagem:
+            dealt[str(stratagem["id"])] += 1
+            found = True
+    return found
 
 
 def _draw_progress(stream: TextIO, done: int, total: int) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 JSON = dict[str, Any]
 """A JSON object: what orders, prompts, views, events and saved states are made of."""
@@ -249,6 +249,44 @@ class GameInfo:
     endings: tuple[str, ...] = ()
     """The ways a game can end that a watcher may predict (``outcome["reason"]``); empty
     when only the winner is worth predicting."""
+    scoring: Literal["result", "placement"] = "result"
+    """How a match counts in a night of games: ``"result"`` scores 1 for a win, ½ each for a
+    draw and 0 for a loss (a duel series); ``"placement"`` scores what the outcome gives each
+    seat under ``game_points`` (``{str(seat): points}``, Heirs H20.2)."""
+    tiebreak: str = "game_score"
+    """The standings column that sums :meth:`GameRules.tiebreak_score` over a night, named
+    where it puts one of two players level on points ahead (e.g. ``"council"``)."""
+    rematch_on_draw: bool = False
+    """Whether a drawn match of a night is played again in its place (Hidden Leaders L7.3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    """A match a room has played, as the setup of its next match reads it; ``players[i]`` is
+    the room seat that played engine seat ``i``."""
+
+    game: str
+    players: tuple[int, ...]
+    options: Mapping[str, Any]
+    outcome: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class NextMatch:
+    """What a room knows when it sets up its next match of ``game``, for the game to carry
+    over what its rules carry from one match to the next.
+
+    ``players`` are the room seats of the new match in engine seat order; ``previous`` is the
+    room's last match, of whatever game; ``night`` holds the results of a night of games so
+    far (``{"game", "outcome", "players"}``, empty outside a night); ``start_player`` is the
+    Catch-up start player (H20.4) when the host chose Catch-up and a game has been played.
+    """
+
+    game: str
+    players: tuple[int, ...]
+    previous: PlayedMatch | None = None
+    night: tuple[Mapping[str, Any], ...] = ()
+    start_player: int | None = None
 
 
 @runtime_checkable
@@ -315,6 +353,48 @@ class GameRules(Protocol):
 
     def from_json(self, raw: Mapping[str, Any]) -> State:
         """The inverse of :meth:`to_json`."""
+
+    def default_order(self, state: State, seat: int) -> JSON:
+        """The order the app seals for ``seat`` when its sealing timer runs out: a legal order
+        for its current prompt (:class:`GameDefaults` gives the bot's)."""
+
+    def tiebreak_score(self, outcome: Mapping[str, Any], seat: int) -> int:
+        """What engine seat ``seat`` adds to the standings column ``info.tiebreak`` with this
+        finished match (army strength, VP, Council points)."""
+
+    def next_match_options(self, coming: NextMatch) -> JSON:
+        """Options the room adds to its own when it sets up ``coming``: what the rules carry
+        from one match to the next (who starts, kept colours); ``{}`` when nothing."""
+
+    def seal_marks(self, state: State, seat: int) -> list[tuple[list[str | int], Any]]:
+        """What every other viewer's view shows of ``seat`` having sealed in ``state`` (just
+        after its submit): ``(path in the view, new value)`` pairs. Nothing else of another
+        view may change on a seal (the order is secret), so the room tells the others only
+        these (issue 14: a seal notice, not every socket's whole view)."""
+
+
+class GameDefaults:
+    """The protocol methods most games answer alike; a game's rules class may inherit them.
+
+    A timed-out seat gets the bot's move, nothing carries over from one match to the next,
+    and a match adds nothing to the standings' tie-break column."""
+
+    info: GameInfo
+
+    def bot_order(self, state: State, seat: int, style: str = "default") -> JSON:
+        raise NotImplementedError  # every game has its own bot
+
+    def default_order(self, state: State, seat: int) -> JSON:
+        return self.bot_order(state, seat, self.info.bot_styles[0])
+
+    def tiebreak_score(self, outcome: Mapping[str, Any], seat: int) -> int:
+        return 0
+
+    def next_match_options(self, coming: NextMatch) -> JSON:
+        return {}
+
+    def seal_marks(self, state: State, seat: int) -> list[tuple[list[str | int], Any]]:
+        return []
 
 
 _MASK64 = (1 << 64) - 1

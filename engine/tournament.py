@@ -6,6 +6,10 @@ a draw is recorded and followed by a rematch) and Legions G13 (VP). A duel serie
 win and ½ per draw, then total army strength (Hidden Leaders) or VP (Legions), then head to
 head.
 
+Nothing here names a game: each game's ``GameInfo`` says how its matches score (``scoring``),
+which standings column its tie-break score adds to (``tiebreak``) and whether a draw is
+played again (``rematch_on_draw``); its rules object gives the score (``tiebreak_score``).
+
 Results are given in the order the games were played, each ``{"game", "outcome", "players"}``
 where ``players[i]`` is the tournament seat that played engine seat ``i``.
 """
@@ -18,9 +22,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from engine.core import JSON
+from engine.core import JSON, NextMatch
+from engine.registry import engine_games, game_info, get_rules
 
-DUEL_GAMES = ("hidden_leaders", "legions")
 MAX_GAMES = 20
 """At most this many games in the list times its rounds."""
 MAX_ROUNDS = 10
@@ -193,8 +197,9 @@ def plan_positions(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[int
 
 
 def _needs_rematch(result: Mapping[str, Any]) -> bool:
-    # Legions always has a winner (G13.3); only a Hidden Leaders draw calls for a rematch.
-    return result["game"] == "hidden_leaders" and is_draw(result)
+    # A Hidden Leaders draw is played again (L7.3); Legions always has a winner (G13.3) and
+    # Heirs ranks every seat, so neither calls for one.
+    return game_info(result["game"]).rematch_on_draw and is_draw(result)
 
 
 def upcoming(plan: Plan, results: Sequence[Mapping[str, Any]]) -> list[Fixture]:
@@ -226,7 +231,7 @@ def game_points(result: Mapping[str, Any], seats: int) -> dict[int, Fraction]:
     """Points each tournament seat scored in one game (seats that sat out score nothing)."""
     outcome, players = result["outcome"], result["players"]
     points: dict[int, Fraction] = {}
-    if result["game"] in DUEL_GAMES:
+    if game_info(result["game"]).scoring == "result":
         winners = winners_of(outcome)
         for engine_seat, seat in enumerate(players):
             if not winners:
@@ -242,21 +247,24 @@ def game_points(result: Mapping[str, Any], seats: int) -> dict[int, Fraction]:
 def tiebreak_score(result: Mapping[str, Any], engine_seat: int) -> int:
     """The second standings key a game adds: army strength (Hidden Leaders), VP (Legions),
     Council points (Heirs, H20.5)."""
-    outcome = result["outcome"]
-    game = result["game"]
-    if game == "hidden_leaders":
-        return int(outcome["strength"][engine_seat])
-    if game == "legions":
-        return int(outcome["score"][engine_seat])
-    return int(outcome["council"][str(engine_seat)]["points"])
+    return int(get_rules(result["game"]).tiebreak_score(result["outcome"], engine_seat))
 
 
-TIEBREAKS = ("games_won", "council", "army_strength", "victory_points", "head_to_head")
-"""The keys that may put one of two players level on points ahead, as ``tiebreak`` names
-them in the standings: H20.5 for Heirs (games won, then Council points summed), then the
-duel rules (army strength for Hidden Leaders, VP for Legions, then head to head)."""
+def score_columns() -> tuple[str, ...]:
+    """The standings columns the games' tie-break scores add to, in the order they decide:
+    the placement games' first (H20.5: Council points, right after games won), then the
+    series' (army strength for Hidden Leaders, VP for Legions)."""
+    infos = [game_info(game) for game in engine_games()]
+    placement = [info.tiebreak for info in infos if info.scoring == "placement"]
+    series = [info.tiebreak for info in infos if info.scoring == "result"]
+    return tuple(dict.fromkeys(placement + series))
 
-_SCORE_KEY = {"heirs": "council", "hidden_leaders": "army_strength", "legions": "victory_points"}
+
+def tiebreaks() -> tuple[str, ...]:
+    """The keys that may put one of two players level on points ahead, as ``tiebreak`` names
+    them in the standings: games won (H20.5), the games' score columns, then head to head
+    (``games_won``, ``council``, ``army_strength``, ``victory_points``, ``head_to_head``)."""
+    return ("games_won", *score_columns(), "head_to_head")
 
 
 def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> list[JSON]:
@@ -271,13 +279,14 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
     schedule = plan.schedule()
     final_stage = len(plan.stages) - 1
     positions = plan_positions(plan, results)
+    columns = score_columns()
     rows: dict[int, dict[str, Any]] = {
         seat: {
             "seat": seat,
             "points": Fraction(0),
             "per_game": [],
             "games_won": 0,
-            **{key: 0 for key in _SCORE_KEY.values()},
+            **{key: 0 for key in columns},
         }
         for seat in range(seats)
     }
@@ -295,12 +304,13 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
                 row["per_game"].append(_number(factor * earned[seat]))
             else:
                 row["per_game"].append(None)
-        score_key = _SCORE_KEY[result["game"]]
+        score_key = game_info(result["game"]).tiebreak
         for engine_seat, seat in enumerate(result["players"]):
             rows[seat]["games_won"] += engine_seat in winners
             rows[seat][score_key] += tiebreak_score(result, engine_seat)
-    duel_only = all(g in DUEL_GAMES for g in plan.games)
-    chain = [k for k in TIEBREAKS[:-1] if not (duel_only and k == "games_won")]
+    # A night of series only: its points are already its wins.
+    series_only = all(game_info(game).scoring == "result" for game in plan.games)
+    chain = [k for k in tiebreaks()[:-1] if not (series_only and k == "games_won")]
 
     def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
         return (-row["points"], *(-row[k] for k in chain))
@@ -323,7 +333,7 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
             upper["tiebreak"] = next((k for k in chain if upper[k] != lower[k]), "head_to_head")
     for row in ordered:
         row["points"] = _number(row["points"])
-        row["score"] = sum(row.pop(k) for k in _SCORE_KEY.values())
+        row["score"] = sum(row.pop(k) for k in columns)
         row.pop("h2h")
     return ordered
 
@@ -368,6 +378,32 @@ def catch_up_start_player(table: Sequence[Mapping[str, Any]], players: int) -> i
     (several leaders: the one in the lowest seat)."""
     leaders = [int(row["seat"]) for row in table if row["place"] == 1]
     return (min(leaders) + 1) % players
+
+
+def kept_colours(results: Sequence[Mapping[str, Any]], players: Sequence[int]) -> list[str] | None:
+    """H20.1: each player's colour from the last game of the night whose outcome gives
+    colours (``{str(engine_seat): colour}``, an Heirs game's) and seated all of ``players``,
+    in ``players``' order; None before there is one."""
+    for result in reversed(results):
+        colours = (result["outcome"] or {}).get("colours")
+        if colours:
+            by_seat = {seat: colours[str(i)] for i, seat in enumerate(result["players"])}
+            if all(p in by_seat for p in players):
+                return [by_seat[p] for p in players]
+    return None
+
+
+def alternate_first_player(coming: NextMatch) -> JSON:
+    """L2.4 (and Legions' series): when the same two players play the same game again, who
+    went second last time goes first now; ``{"first_player": engine seat}`` or ``{}``."""
+    previous = coming.previous
+    if previous is None or previous.game != coming.game or len(coming.players) != 2:
+        return {}
+    first = (previous.outcome or {}).get("first_player", previous.options.get("first_player"))
+    if not isinstance(first, int) or sorted(previous.players) != sorted(coming.players):
+        return {}
+    went_first = previous.players[first]
+    return {"first_player": 1 - coming.players.index(went_first)}
 
 
 def _number(value: Fraction) -> int | float:

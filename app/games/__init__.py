@@ -7,15 +7,23 @@ pages need that is particular to the game lives in ``app/games/<game>.py`` and
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from engine.core import JSON
+from engine.registry import engine_games
 
 
 class GameScreens(Protocol):
+    def name(self) -> str:
+        """The game's name, translated."""
+
     def blurb(self) -> str:
         """One translated line for the host's game menu."""
+
+    def watch_text(self, number: int | None) -> str:
+        """The phone's line while the board plays round (or turn) ``number`` out; translated."""
 
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         """Template context from a payload (a view); ``seat`` is ``None`` on the board.
@@ -73,9 +81,9 @@ def form_values(value: Any) -> list[str]:
 
 
 def screens_for(game: str) -> GameScreens:
-    from app.games import heirs, hidden_leaders, legions
-
-    screens: dict[str, GameScreens] = {"hidden_leaders": hidden_leaders.SCREENS}
-    screens["legions"] = legions.SCREENS
-    screens["heirs"] = heirs.SCREENS
-    return screens[game]
+    """The screens of a registered game: ``SCREENS`` of the module ``app.games.<game id>``
+    (imported on first use). ``KeyError`` for a game the registry does not know."""
+    if game not in engine_games():
+        raise KeyError(game)
+    screens: GameScreens = importlib.import_module(f"{__name__}.{game}").SCREENS
+    return screens

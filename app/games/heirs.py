@@ -1374,6 +1374,14 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
 
 
 class HeirsScreens:
+    def name(self) -> str:
+        return i18n.gettext("Heirs of the Axis")
+
+    def watch_text(self, number: int | None) -> str:
+        if not number:
+            return i18n.gettext("Watch the board — the setup plays out")
+        return i18n.gettext("Watch the board — round %(n)s plays out") % {"n": number}
+
     def blurb(self) -> str:
         return i18n.gettext(
             "2–6 players · about an hour · seal a whole round in secret, win the Signs, "

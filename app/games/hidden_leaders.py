@@ -178,6 +178,12 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], me: int | Non
 
 
 class HiddenLeadersScreens:
+    def name(self) -> str:
+        return i18n.gettext("Hidden Leaders Duel")
+
+    def watch_text(self, number: int | None) -> str:
+        return i18n.gettext("Watch the board — turn %(n)s plays out") % {"n": number}
+
     def blurb(self) -> str:
         return i18n.gettext(
             "2 players · about 20 minutes · recruit heroes in secret, take the stronger army."

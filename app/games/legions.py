@@ -852,6 +852,12 @@ def phone_context(
 
 
 class LegionsScreens:
+    def name(self) -> str:
+        return i18n.gettext("Legions")
+
+    def watch_text(self, number: int | None) -> str:
+        return i18n.gettext("Watch the board — turn %(n)s plays out") % {"n": number}
+
     def blurb(self) -> str:
         return i18n.gettext(
             "2 players · about 25 minutes · seal a legion each turn, win majorities, "

@@ -11,6 +11,7 @@ from engine.core import (
     Event,
     GameInfo,
     IllegalOrder,
+    NextMatch,
     NotYourTurn,
     Rng,
     Step,
@@ -42,6 +43,7 @@ from engine.heirs.state import (
     state_from_json,
     state_to_json,
 )
+from engine.tournament import kept_colours
 
 ORDER_KEYS = frozenset(
     ("expedition", "settle", "recruit", "build", "learn", "trick", "exchanges", "retreat")
@@ -146,7 +148,26 @@ class HeirsRules(HeirsEngine):
         simultaneous=True,
         bot_styles=bots.STYLES,
         endings=("throne", "last_survivor", "council"),
+        scoring="placement",  # H20.2: the outcome's game_points, the Axis +1 included
+        tiebreak="council",  # H20.5
     )
+
+    # -- a night of games (H20) --------------------------------------------------------------
+    def tiebreak_score(self, outcome: Mapping[str, Any], seat: int) -> int:
+        """H20.5: players level on points and games won are split by Council points."""
+        return int(outcome["council"][str(seat)]["points"])
+
+    def next_match_options(self, coming: NextMatch) -> JSON:
+        """H20.1: every heir keeps its colour from the night's last Heirs game; H20.4: with
+        Catch-up the seat after the leader starts round 1."""
+        options: JSON = {}
+        own_games = [result for result in coming.night if result["game"] == self.info.id]
+        colours = kept_colours(own_games, coming.players)
+        if colours is not None:
+            options["colours"] = colours
+        if coming.start_player is not None:
+            options["start_player"] = coming.start_player
+        return options
 
     def __init__(
         self, variants: Iterable[str] = (), _family: dict[tuple[str, ...], HeirsRules] | None = None
@@ -578,6 +599,10 @@ class HeirsRules(HeirsEngine):
         if context is not None:
             new.memo["dry_run_context"] = context
         cls._carry_board(old, new, seat)
+
+    def seal_marks(self, state: HeirsState, seat: int) -> list[tuple[list[str | int], Any]]:
+        """Every view shows which heirs have sealed, and nothing of what (H5)."""
+        return [(["heirs", seat, "sealed"], True)]
 
     @staticmethod
     def _carry_board(old: HeirsState, new: HeirsState, seat: int) -> None:

@@ -6,11 +6,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from engine.core import JSON, Event, GameInfo, NotYourTurn, Rng, Step, check_options
+from engine.core import (
+    JSON,
+    Event,
+    GameDefaults,
+    GameInfo,
+    NextMatch,
+    NotYourTurn,
+    Rng,
+    Step,
+    check_options,
+)
 from engine.hidden_leaders.cards import (
     FACTIONS,
     HAND_DEAL,
     ROWS,
+    SLOT_INDEX,
     SLOTS,
     SLOTS_PER_ROW,
     TURNS_PER_PLAYER,
@@ -33,8 +44,17 @@ from engine.hidden_leaders.state import (
     TakenSlot,
     TakeOrder,
 )
+from engine.tournament import alternate_first_player
 
 NO_DRAW_TEXT = "no draw (pile empty)"
+
+_SLOT_PLACES: dict[str, tuple[str, int]] = {
+    slot_id: (ROWS[i // SLOTS_PER_ROW], i % SLOTS_PER_ROW + 1) for i, slot_id in enumerate(SLOTS)
+}
+"""Each slot's row and its number in the row (A1..A7, B1..B7)."""
+
+OPEN_SLOT = Slot(hero=None, face_up=False)
+"""A slot whose hero was just taken (L3.1); slots are frozen, so one instance serves all."""
 
 StepCut = Callable[[HLState, int], None]
 """Told a board step's state and the index of the next step's first event."""
@@ -42,7 +62,7 @@ StepCut = Callable[[HLState, int], None]
 _OPTION_KEYS = frozenset({"first_player"})
 
 
-class HiddenLeadersRules:
+class HiddenLeadersRules(GameDefaults):
     """The rules object (``RULES``). Holds only the static card catalogue."""
 
     info = GameInfo(
@@ -51,10 +71,32 @@ class HiddenLeadersRules:
         min_players=2,
         max_players=2,
         simultaneous=False,
+        tiebreak="army_strength",
+        rematch_on_draw=True,  # L7.3
     )
+
+    # -- a series of matches (L2.4, L7.3) ----------------------------------------------------
+    def tiebreak_score(self, outcome: Mapping[str, Any], seat: int) -> int:
+        """L7.3: a series tied on points goes to the greater army strength summed."""
+        return int(outcome["strength"][seat])
+
+    def next_match_options(self, coming: NextMatch) -> JSON:
+        """L2.4: who went second in the last game goes first in the next."""
+        return alternate_first_player(coming)
 
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards or default_cards()
+        self._latest_score: tuple[HLState, Score] | None = None
+        # Each hero's two faces as a view shows them (L1.4), built once: views copy them.
+        self._faces: dict[tuple[str, bool], JSON] = {}
+        for hero in self.cards.heroes:
+            self._faces[hero.id, False] = {"faction": hero.faction, "face_up": False}
+            self._faces[hero.id, True] = {
+                "faction": hero.faction,
+                "face_up": True,
+                "card": hero.id,
+                "strength": hero.strength,
+            }
 
     # -- setup (L2) ------------------------------------------------------------------------
     def setup(self, seats: int, seed: int, options: Mapping[str, Any]) -> HLState:
@@ -90,8 +132,13 @@ class HiddenLeadersRules:
         )
 
     # -- whose decision --------------------------------------------------------------------
+    @staticmethod
+    def _decides(state: HLState, seat: int) -> bool:
+        """Whether ``seat`` has a decision to send now (its prompt is not ``None``)."""
+        return state.playing and state.pending is None and seat == state.active
+
     def prompt(self, state: HLState, seat: int) -> JSON | None:
-        if not state.playing or state.pending is not None or seat != state.active:
+        if not self._decides(state, seat):
             return None
         if state.step == STEP_TAKE:
             takeable = state.takeable_slots()
@@ -119,7 +166,7 @@ class HiddenLeadersRules:
         if state.pending is not None:
             raise NotYourTurn("Your order is already in; wait for it to be played.")
         parsed = parse_order(state, order, self.cards)
-        return replace(state, pending=parsed)
+        return state.evolve(pending=parsed)
 
     def ready(self, state: HLState) -> bool:
         return not state.over and state.pending is not None
@@ -169,9 +216,9 @@ class HiddenLeadersRules:
         seat = state.active
         taken_public: list[TakenSlot] = []
         cards: list[str] = []
-        new = state
+        rows = list(state.rows)  # one new tuple of rows per resolution, not one per slot
         for slot_id in order.slots:
-            slot = new.slot(slot_id)
+            slot = rows[SLOT_INDEX[slot_id]]
             assert slot.hero is not None and slot.blocker is None
             cards.append(slot.hero)
             taken_public.append(
@@ -181,11 +228,11 @@ class HiddenLeadersRules:
                     card=slot.hero if slot.face_up else None,
                 )
             )
-            new = new.with_slot(slot_id, Slot(hero=None, face_up=False))
-        hands = list(new.hands)
+            rows[SLOT_INDEX[slot_id]] = OPEN_SLOT
+        hands = list(state.hands)
         hands[seat] = (*hands[seat], *cards)
-        new = replace(
-            new,
+        new = state.evolve(
+            rows=tuple(rows),
             hands=(hands[0], hands[1]),
             step=STEP_PLACE,
             open_slots=order.slots,
@@ -231,31 +278,33 @@ class HiddenLeadersRules:
         """L3.2 return face up, L3.3 place, L3.4 draw; then the next turn or scoring."""
         seat = state.active
         hand = list(state.hands[seat])
-        new = state
+        rows = list(state.rows)  # one new tuple of rows per resolution, not one per slot
         for slot_id, card in order.returns:
             hand.remove(card)
-            new = new.with_slot(slot_id, Slot(hero=card, face_up=True))
+            rows[SLOT_INDEX[slot_id]] = Slot(hero=card, face_up=True)
         hand.remove(order.card)
-        councils = list(new.councils)
+        councils = list(state.councils)
         block_faction: str | None = None
         if order.to == "council":
             councils[seat] = (*councils[seat], order.card)
         else:
             assert order.slot is not None
-            target = new.slot(order.slot)
-            new = new.with_slot(order.slot, replace(target, blocker=order.card, blocker_owner=seat))
+            target = rows[SLOT_INDEX[order.slot]]
+            rows[SLOT_INDEX[order.slot]] = replace(target, blocker=order.card, blocker_owner=seat)
             block_faction = self.cards.faction(order.card)
-        pile = new.pile
+        pile = state.pile
         drawn: str | None = None
         if pile:
             drawn = pile[0]
             pile = pile[1:]
             hand.append(drawn)
-        hands = list(new.hands)
+        hands = list(state.hands)
         hands[seat] = tuple(hand)
-        last = state.last or LastAction(seat=seat, turn=state.turn, taken=())
-        last = replace(
-            last,
+        took = state.last or LastAction(seat=seat, turn=state.turn, taken=())
+        last = LastAction(  # the turn's TAKE, completed by this RETURN+PLACE
+            seat=took.seat,
+            turn=took.turn,
+            taken=took.taken,
             returns=order.returns,
             placement=order.to,
             block_slot=order.slot,
@@ -263,8 +312,8 @@ class HiddenLeadersRules:
             drew=drawn is not None,
         )
         finished = state.turn >= TURNS_TOTAL
-        new = replace(
-            new,
+        new = state.evolve(
+            rows=tuple(rows),
             hands=(hands[0], hands[1]),
             councils=(councils[0], councils[1]),
             pile=pile,
@@ -326,7 +375,14 @@ class HiddenLeadersRules:
     # -- scoring and outcome (L6, L7) ------------------------------------------------------
     def score(self, state: HLState) -> Score:
         """The L6.10 scoring of the state's rows and councils (meaningful once it is over)."""
-        return score_position(state.leaders, state.councils, state.rows, self.cards)
+        # The last resolution, the outcome and the final views all score the same final
+        # state in a row: the latest state's score is kept (states and scores are frozen).
+        latest = self._latest_score
+        if latest is not None and latest[0] is state:
+            return latest[1]
+        score = score_position(state.leaders, state.councils, state.rows, self.cards)
+        self._latest_score = (state, score)
+        return score
 
     def outcome(self, state: HLState) -> JSON | None:
         if not state.over:
@@ -362,17 +418,14 @@ class HiddenLeadersRules:
 
     # -- views (L10) -----------------------------------------------------------------------
     def _card_face(self, card: str, face_up: bool) -> JSON:
-        if face_up:
-            return {
-                "faction": self.cards.faction(card),
-                "face_up": True,
-                "card": card,
-                "strength": self.cards.strength(card),
-            }
-        return {"faction": self.cards.faction(card), "face_up": False}
+        return dict(self._faces[card, face_up])
 
     def _slot_json(self, state: HLState, slot_id: str, seat: int | None, reveal: bool) -> JSON:
-        slot = state.slot(slot_id)
+        return self._slot_view(slot_id, state.slot(slot_id), seat, reveal, state.step == STEP_TAKE)
+
+    def _slot_view(
+        self, slot_id: str, slot: Slot, seat: int | None, reveal: bool, taking: bool
+    ) -> JSON:
         hero = None if slot.hero is None else self._card_face(slot.hero, reveal or slot.face_up)
         blocker: JSON | None = None
         if slot.blocker is not None:
@@ -384,14 +437,15 @@ class HiddenLeadersRules:
                 blocker["strength"] = self.cards.strength(slot.blocker)
             if own:
                 blocker["own"] = True
+        row, index = _SLOT_PLACES[slot_id]
         return {
             "slot": slot_id,
-            "row": slot_id[0],
-            "index": int(slot_id[1:]),
+            "row": row,
+            "index": index,
             "hero": hero,
             "blocker": blocker,
             "open": slot.hero is None,
-            "takeable": state.step == STEP_TAKE and slot.takeable,
+            "takeable": taking and slot.takeable,
         }
 
     def _last_action_json(self, state: HLState) -> JSON | None:
@@ -417,30 +471,12 @@ class HiddenLeadersRules:
         if seat is not None and seat not in (0, 1):
             raise ValueError(f"Hidden Leaders Duel has seats 0 and 1, not {seat!r}.")
         # L10.4: the scoring reveals every card first (L6.1), then the factions one by one.
-        reveal = state.over or (state.scoring and state.scoring_shown >= 1)
-        counts = {
-            row: {
-                fac: sum(
-                    1
-                    for sid in SLOTS[r * SLOTS_PER_ROW : (r + 1) * SLOTS_PER_ROW]
-                    for c in (state.slot(sid).hero, state.slot(sid).blocker)
-                    if c is not None and self.cards.faction(c) == fac
-                )
-                for fac in FACTIONS
-            }
-            for r, row in enumerate(ROWS)
-        }
+        reveal = self._revealed(state)
         out: JSON = {
             "game": self.info.id,
             "seat": seat,
             "factions": self.cards.factions_json(),
-            "rows": {
-                row: [
-                    self._slot_json(state, SLOTS[r * SLOTS_PER_ROW + i], seat, reveal)
-                    for i in range(SLOTS_PER_ROW)
-                ]
-                for r, row in enumerate(ROWS)
-            },
+            "rows": self._rows_json(state, seat, reveal),
             "pile": len(state.pile),
             "hand_sizes": [len(h) for h in state.hands],
             "council_sizes": [len(c) for c in state.councils],
@@ -452,7 +488,7 @@ class HiddenLeadersRules:
             "own_turns_total": TURNS_PER_PLAYER,
             "step": state.step,
             "open_slots": list(state.open_slots),
-            "faction_counts": counts,
+            "faction_counts": self._faction_counts(state),
             "last_action": self._last_action_json(state),
             "over": state.over,
         }
@@ -464,21 +500,49 @@ class HiddenLeadersRules:
             out["scoring"] = self._scoring_so_far_json(state)
         return out
 
+    @staticmethod
+    def _revealed(state: HLState) -> bool:
+        """L10.4: the scoring reveals every card first (L6.1), then the factions one by one."""
+        return state.over or (state.scoring and state.scoring_shown >= 1)
+
+    def _rows_json(self, state: HLState, seat: int | None, reveal: bool) -> JSON:
+        taking = state.step == STEP_TAKE
+        slots = [
+            self._slot_view(slot_id, slot, seat, reveal, taking)
+            for slot_id, slot in zip(SLOTS, state.rows, strict=True)
+        ]
+        return {
+            row: slots[r * SLOTS_PER_ROW : (r + 1) * SLOTS_PER_ROW] for r, row in enumerate(ROWS)
+        }
+
+    def _faction_counts(self, state: HLState) -> JSON:
+        """Per row, how many slot and blocking heroes of each faction lie there (public:
+        every card shows its faction on its back, L1.4)."""
+        counts: JSON = {row: dict.fromkeys(FACTIONS, 0) for row in ROWS}
+        faction = self.cards.faction
+        for index, slot in enumerate(state.rows):
+            row_counts = counts[ROWS[index // SLOTS_PER_ROW]]
+            if slot.hero is not None:
+                row_counts[faction(slot.hero)] += 1
+            if slot.blocker is not None:
+                row_counts[faction(slot.blocker)] += 1
+        return counts
+
     def _me_json(self, state: HLState, seat: int) -> JSON:
         leader = self.cards.leader(state.leaders[seat])
         council = state.councils[seat]
-        influence = {
-            fac: sum(self.cards.strength(c) for c in council if self.cards.faction(c) == fac)
-            + (leader.value if leader.faction == fac else 0)
-            for fac in FACTIONS
-        }
-        presence = {
-            fac: leader.faction == fac or any(self.cards.faction(c) == fac for c in council)
-            for fac in FACTIONS
-        }
+        influence = dict.fromkeys(FACTIONS, 0)
+        presence = dict.fromkeys(FACTIONS, False)
+        influence[leader.faction] += leader.value
+        presence[leader.faction] = True
+        for card in council:
+            hero = self.cards.hero(card)
+            influence[hero.faction] += hero.strength
+            presence[hero.faction] = True
+        own_blocks = state.blocks_of(seat)
         blocks = [
             {"slot": sid, **self.cards.hero_json(state.slot(sid).blocker or "")}
-            for sid in state.blocks_of(seat)
+            for sid in own_blocks
         ]
         is_active = state.playing and state.active == seat
         return {
@@ -491,7 +555,7 @@ class HiddenLeadersRules:
             "presence": presence,
             "blocks": blocks,
             "taken": list(state.taken) if is_active else [],
-            "placements": state.placements(seat),
+            "placements": len(council) + len(own_blocks),  # what HLState.placements counts
             "active": is_active,
             "submitted": is_active and state.pending is not None,
         }
@@ -525,9 +589,28 @@ class HiddenLeadersRules:
 
         if style not in self.info.bot_styles:
             raise ValueError(f"Unknown bot style {style!r}.")
-        if self.prompt(state, seat) is None:
+        if not self._decides(state, seat):
             raise NotYourTurn()
-        return bot_order_from_view(self.view(state, seat), self.cards)
+        return bot_order_from_view(self._bot_view(state, seat), self.cards)
+
+    def _bot_view(self, state: HLState, seat: int) -> JSON:
+        """The parts of ``view(state, seat)`` the L11 bot reads, built by the same code:
+        the bot sees exactly what the seat's player sees, without the parts it ignores
+        (faction counts, the last action, the catalogue; the rows when it places, its
+        hand and council when it takes)."""
+        if state.step == STEP_TAKE:
+            return {
+                "seat": seat,
+                "step": state.step,
+                "rows": self._rows_json(state, seat, self._revealed(state)),
+                "me": {"seat": seat},
+            }
+        return {
+            "seat": seat,
+            "step": state.step,
+            "open_slots": list(state.open_slots),
+            "me": self._me_json(state, seat),
+        }
 
     def random_order(self, state: HLState, seat: int, rng: Rng) -> JSON:
         prompt = self.prompt(state, seat)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any
 
 from engine.hidden_leaders.cards import (
@@ -220,7 +221,14 @@ class HLState:
     def with_slot(self, slot_id: str, slot: Slot) -> HLState:
         rows = list(self.rows)
         rows[SLOT_INDEX[slot_id]] = slot
-        return replace(self, rows=tuple(rows))
+        return self.evolve(rows=tuple(rows))
+
+    def evolve(self, **changes: Any) -> HLState:
+        """A copy with ``changes``: what ``dataclasses.replace`` does, without its per-call
+        look over the fields' metadata (every order and resolution makes one)."""
+        values = dict(zip(_STATE_FIELDS, _read_fields(self), strict=True))
+        values.update(changes)
+        return HLState(**values)
 
     def takeable_slots(self) -> list[str]:
         return [sid for sid, s in zip(SLOTS, self.rows, strict=True) if s.takeable]
@@ -290,6 +298,9 @@ class HLState:
             scoring_shown=int(raw.get("scoring_shown", 0)),
         )
 
+
+_STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HLState))
+_read_fields = attrgetter(*_STATE_FIELDS)
 
 __all__ = [
     "STEPS",

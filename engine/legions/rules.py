@@ -17,14 +17,17 @@ back, so a phone renders one big button per option and a bot picks one.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from itertools import combinations, permutations
 from typing import Any
 
 from engine.core import (
     JSON,
     Event,
+    GameDefaults,
     GameInfo,
     IllegalOrder,
+    NextMatch,
     NotYourTurn,
     Rng,
     Step,
@@ -46,6 +49,7 @@ from engine.legions.state import (
     state_from_json,
     state_to_json,
 )
+from engine.tournament import alternate_first_player
 
 HAND_SIZE = 3  # G2.2
 HERO_ROW_SIZE = 5  # G1.5
@@ -146,14 +150,42 @@ def _reward_text(vp: int, banner: bool) -> str:
     return f"{vp} VP" if vp else "no reward"
 
 
-class LegionsRules:
+class LegionsRules(GameDefaults):
     """The Legions rules object (``engine.legions.RULES``)."""
 
-    info = GameInfo(id="legions", name="Legions", min_players=2, max_players=2, simultaneous=True)
+    info = GameInfo(
+        id="legions",
+        name="Legions",
+        min_players=2,
+        max_players=2,
+        simultaneous=True,
+        tiebreak="victory_points",
+    )
+
+    # ------------------------------------------------------------------ a series of matches
+
+    def tiebreak_score(self, outcome: Mapping[str, Any], seat: int) -> int:
+        """A series tied on points goes to the greater VP summed (G13)."""
+        return int(outcome["score"][seat])
+
+    def next_match_options(self, coming: NextMatch) -> JSON:
+        """A series alternates the seat dealt first, as Hidden Leaders does (L2.4)."""
+        return alternate_first_player(coming)
 
     def __init__(self, content: Content | None = None) -> None:
         self.content = content or load_content()
         self.order = self.content.location_order
+        self._latest_prompts: tuple[LegionsState, dict[int, JSON | None]] | None = None
+        # The JSON of every card and hero, built once: views, prompts and events copy them.
+        self._card_jsons: dict[str, JSON] = {
+            card_id: self._build_card_json(card_id) for card_id in self.content.legions
+        }
+        self._hero_jsons: dict[str, JSON] = {
+            hero_id: self._build_hero_json(hero_id) for hero_id in self.content.heroes
+        }
+        self._location_jsons: dict[str, JSON] = {
+            loc: self._build_location_json(loc) for loc in self.order
+        }
 
     # ------------------------------------------------------------------ protocol: setup
 
@@ -228,6 +260,20 @@ class LegionsRules:
     # ------------------------------------------------------------------ protocol: orders
 
     def prompt(self, state: LegionsState, seat: int) -> JSON | None:
+        # The seat's driver, its bot and the sealing check all ask for the same prompt of
+        # the same state in a row: the latest state's prompts are kept (states are never
+        # changed once returned, see ``clone``) and each caller gets its own shallow copy.
+        latest = self._latest_prompts
+        if latest is None or latest[0] is not state:
+            latest = self._latest_prompts = (state, {})
+        prompts = latest[1]
+        if seat in prompts:
+            prompt = prompts[seat]
+        else:
+            prompt = prompts[seat] = self._build_prompt(state, seat)
+        return None if prompt is None else dict(prompt)
+
+    def _build_prompt(self, state: LegionsState, seat: int) -> JSON | None:
         if state.phase == OVER or seat not in (0, 1):
             return None
         if state.phase == LEADERSHIP:
@@ -262,13 +308,14 @@ class LegionsRules:
         matched = self._match(prompt, order)
         if matched is None:
             raise self._explain(state, seat, prompt, order)
+        if state.phase != LEADERSHIP:
+            # Only the pending order changes: the new state shares the rest with the old one,
+            # which is safe because every change the rules make starts from ``clone``.
+            return replace(state, pending=matched)
         new = clone(state)
-        if new.phase == LEADERSHIP:
-            player = new.players[seat]
-            player.hand.remove(matched["legion"])
-            player.sealed = matched["legion"]
-        else:
-            new.pending = matched
+        player = new.players[seat]
+        player.hand.remove(matched["legion"])
+        player.sealed = matched["legion"]
         return new
 
     def ready(self, state: LegionsState) -> bool:
@@ -358,7 +405,7 @@ class LegionsRules:
         prompt = self.prompt(state, seat)
         if prompt is None:
             raise NotYourTurn(self._not_your_turn_message(state, seat))
-        return choose_order(self.view(state, seat), prompt)
+        return choose_order(self._bot_view(state, seat), prompt)
 
     def random_order(self, state: LegionsState, seat: int, rng: Rng) -> JSON:
         prompt = self.prompt(state, seat)
@@ -440,13 +487,7 @@ class LegionsRules:
             "hero_row": [self._hero_json(h) for h in state.hero_row],
             "hero_deck_count": len(state.hero_deck),
             "players": [self._player_view(state, s) for s in (0, 1)],
-            "turn_effects": {
-                "shield_wall": state.flags.shield_wall,
-                "royal_summons": state.flags.royal_summons,
-                "royal_decree": state.flags.royal_decree,
-                "placed_at": list(state.flags.placed_at),
-                "recruited": list(state.flags.recruited),
-            },
+            "turn_effects": self._turn_effects_json(state),
             "banners": [self.banners(state, s) for s in (0, 1)],
             "score": [self.score(state, s) for s in (0, 1)],
             "final": None if state.result is None else dict(state.result),
@@ -455,19 +496,45 @@ class LegionsRules:
             public["me"] = self._private_view(state, seat)
         return public
 
+    def _turn_effects_json(self, state: LegionsState) -> JSON:
+        return {
+            "shield_wall": state.flags.shield_wall,
+            "royal_summons": state.flags.royal_summons,
+            "royal_decree": state.flags.royal_decree,
+            "placed_at": list(state.flags.placed_at),
+            "recruited": list(state.flags.recruited),
+        }
+
+    def _bot_view(self, state: LegionsState, seat: int) -> JSON:
+        """The parts of ``view(state, seat)`` the G16 bot reads, built by the same code: the
+        bot sees exactly what the seat's player sees, without the parts it ignores (the
+        players' summaries and scores, the legion row, its stratagem's text and notes)."""
+        player = state.players[seat]
+        return {
+            "last_turn": state.flags.deck_at_start < 2,
+            "leader": state.leader,
+            "locations": [self._location_view(state, loc) for loc in self.order],
+            "hero_row": [self._hero_json(h) for h in state.hero_row],
+            "hero_deck_count": len(state.hero_deck),
+            "turn_effects": self._turn_effects_json(state),
+            "banners": [self.banners(state, s) for s in (0, 1)],
+            "me": {
+                "seat": seat,
+                "hand": self._hand_json(player),
+                "routed": self._routed_json(player),
+            },
+        }
+
+    def _hand_json(self, player: PlayerState) -> list[JSON]:
+        return [self._card_json(c) for c in self._by_number(player.hand)]
+
+    def _routed_json(self, player: PlayerState) -> JSON:
+        return {loc: [self._card_json(c) for c in player.routed[loc]] for loc in self.order}
+
     def _location_view(self, state: LegionsState, loc: str) -> JSON:
-        location = self.content.locations[loc]
         holder = state.tokens[loc]
         return {
-            "id": loc,
-            "name": location.name,
-            "name_ru": location.name_ru,
-            "guild": location.guild,
-            "guild_name": location.guild_name,
-            "effect": location.effect,
-            "effect_name": location.effect_name,
-            "effect_text": location.effect_text,
-            "token_vp": location.token_vp,
+            **self._location_jsons[loc],
             "token": holder,
             "token_side": None if holder is None else state.players[holder].side,
             "sides": [
@@ -479,6 +546,33 @@ class LegionsRules:
                 for s in (0, 1)
             ],
         }
+
+    def _build_location_json(self, loc: str) -> JSON:
+        """The printed part of a location (G1.1), the same all game."""
+        location = self.content.locations[loc]
+        return {
+            "id": loc,
+            "name": location.name,
+            "name_ru": location.name_ru,
+            "guild": location.guild,
+            "guild_name": location.guild_name,
+            "effect": location.effect,
+            "effect_name": location.effect_name,
+            "effect_text": location.effect_text,
+            "token_vp": location.token_vp,
+        }
+
+    def seal_marks(self, state: LegionsState, seat: int) -> list[tuple[list[str | int], Any]]:
+        """What a seal shows the others (G15): that the seat sealed, its hand one card
+        smaller, and that the step's order is in."""
+        player = state.players[seat]
+        marks: list[tuple[list[str | int], Any]] = [
+            (["players", seat, "sealed"], player.sealed is not None),
+            (["players", seat, "hand_count"], len(player.hand)),
+        ]
+        if state.stage is not None:
+            marks.append((["step", "submitted"], state.pending is not None))
+        return marks
 
     def _player_view(self, state: LegionsState, seat: int) -> JSON:
         player = state.players[seat]
@@ -519,10 +613,10 @@ class LegionsRules:
         return {
             "seat": seat,
             "side": player.side,
-            "hand": [self._card_json(c) for c in self._by_number(player.hand)],
+            "hand": self._hand_json(player),
             "sealed": None if player.sealed is None else self._card_json(player.sealed),
             "stratagem": stratagem,
-            "routed": {loc: [self._card_json(c) for c in player.routed[loc]] for loc in self.order},
+            "routed": self._routed_json(player),
             "row_face_down": self._card_json(face_down) if foresight and face_down else None,
             "notes": [dict(n) for n in player.notes],
         }
@@ -530,6 +624,12 @@ class LegionsRules:
     # ------------------------------------------------------------------ JSON helpers
 
     def _card_json(self, card_id: str) -> JSON:
+        return dict(self._card_jsons[card_id])
+
+    def _hero_json(self, hero_id: str) -> JSON:
+        return dict(self._hero_jsons[hero_id])
+
+    def _build_card_json(self, card_id: str) -> JSON:
         card = self.content.legions[card_id]
         return {
             "id": card.id,
@@ -539,14 +639,17 @@ class LegionsRules:
             "vp": card.vp,
             "banner": card.banner,
             "location": card.location,
-            "label": self._card_label(card_id),
+            "label": self._build_card_label(card_id),
         }
 
     def _card_label(self, card_id: str) -> str:
+        return str(self._card_jsons[card_id]["label"])
+
+    def _build_card_label(self, card_id: str) -> str:
         card = self.content.legions[card_id]
         return f"{card.number} {card.guild_name} ({_reward_text(card.vp, card.banner)})"
 
-    def _hero_json(self, hero_id: str) -> JSON:
+    def _build_hero_json(self, hero_id: str) -> JSON:
         hero = self.content.heroes[hero_id]
         return {
             "id": hero.id,

@@ -31,7 +31,12 @@ CONTENT = RULES.content
 def test_rules_object_implements_the_protocol() -> None:
     assert isinstance(RULES, GameRules)
     assert RULES.info == GameInfo(
-        id="legions", name="Legions", min_players=2, max_players=2, simultaneous=True
+        id="legions",
+        name="Legions",
+        min_players=2,
+        max_players=2,
+        simultaneous=True,
+        tiebreak="victory_points",
     )
 
 
