@@ -8,13 +8,28 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import APIRouter, Depends, Header, Path, Request, status
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from app.errors import Invalid, Unauthorized
 from app.limits_http import StrictJSONRoute
-from app.rooms import Invalid, RoomService, Unauthorized
+from app.rooms import RoomService
+from engine.registry import KNOWN_GAMES
 from engine.tournament import MAX_GAMES, MAX_ROUNDS
 
 router = APIRouter(prefix="/api", tags=["rooms"], route_class=StrictJSONRoute)
 
-GameId = Literal["hidden_leaders", "legions", "heirs"]
+
+def _known_game(game: str) -> str:
+    """A game the registry knows (one it cannot host yet is refused by the room service)."""
+    if game not in KNOWN_GAMES:
+        raise ValueError(f"unknown game; choose one of: {', '.join(KNOWN_GAMES)}")
+    return game
+
+
+GameId = Annotated[
+    str,
+    AfterValidator(_known_game),
+    Field(description="A game id.", json_schema_extra={"enum": list(KNOWN_GAMES)}),
+]
+"""A game id, checked against the registry; the OpenAPI schema lists the allowed ids."""
 
 MAX_OPTIONS = 32
 """Keys in a room's options; every game has far fewer."""
@@ -196,7 +211,6 @@ class HistoryRound(BaseModel):
 class PlaybackStep(BaseModel):
     round: int
     events: list[dict[str, Any]] = Field(description="The public events of this step.")
-    view: dict[str, Any] = Field(description="The public view right after this step.")
 
 
 class Reveal(BaseModel):
@@ -307,7 +321,8 @@ class BoardView(RoomView):
         default=None, description="Room seat → its PIN; only with the host's token."
     )
     playback: list[PlaybackStep] = Field(
-        description="The newest resolution step by step; the last view equals `view`."
+        description="The newest resolution step by step; while `show` runs, only the steps "
+        "up to `show.step`, and `view` is the position right after it."
     )
 
 
@@ -372,7 +387,7 @@ async def get_room(code: str, rooms: Service, token: Token) -> BoardView:
     """The board's public view: seats, status, the game's public view and outcome; with the
     host's token also the seats' PINs."""
     live = await rooms.room(code)
-    return BoardView.model_validate(rooms.board_payload(live, host=live.is_host(token)))
+    return BoardView.model_validate(rooms.payloads.board_payload(live, host=live.is_host(token)))
 
 
 @router.post("/rooms/{code}/seats", status_code=status.HTTP_201_CREATED, responses=ERRORS)
@@ -398,7 +413,7 @@ async def my_view(code: str, rooms: Service, token: Token) -> SeatView:
     seat = live.seat_by_token(token)
     if seat is None:
         raise Unauthorized("This seat's token is missing or not valid here.", code="bad_token")
-    return SeatView.model_validate(rooms.seat_payload(live, seat))
+    return SeatView.model_validate(rooms.payloads.seat_payload(live, seat))
 
 
 @router.post("/rooms/{code}/orders", status_code=status.HTTP_202_ACCEPTED, responses=ERRORS)

@@ -12,7 +12,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from app.rooms import LiveRoom, RoomService
+from app.live import Change, LiveRoom
+from app.rooms import RoomService
 from engine.core import JSON
 
 log = logging.getLogger("pecet.hub")
@@ -45,6 +46,8 @@ class Connection:
     seat: int | None = None
     """The room seat of a phone while it is connected (the board shows who is away)."""
     room: LiveRoom | None = None
+    seen: int = -1
+    """The room's change (``LiveRoom.changes``) whose view this socket has been sent."""
 
     @property
     def is_board(self) -> bool:
@@ -86,27 +89,64 @@ class Hub:
     def payload_for(self, live: LiveRoom, connection: Connection) -> JSON | None:
         """The view this connection may see, or ``None`` if its seat is gone."""
         if connection.is_board:
-            return self.service.board_payload(live, host=connection.host)
+            return self.service.payloads.board_payload(live, host=connection.host)
         seat = live.seat_by_token(connection.token)
         if seat is None:
             return None
-        return self.service.seat_payload(live, seat)
+        return self.service.payloads.seat_payload(live, seat)
 
-    async def send_view(self, live: LiveRoom, connection: Connection) -> None:
-        # The payload is built under the connection's send lock, so two broadcasts racing
-        # each other can never deliver an older view after a newer one.
+    async def send_view(
+        self, live: LiveRoom, connection: Connection, frames: Frames | None = None
+    ) -> None:
+        """The connection's whole view as the room stands now."""
+        # Built under the connection's send lock, so two broadcasts racing each other can
+        # never deliver an older view after a newer one.
         async with connection.send_lock:
-            payload = self.payload_for(live, connection)
-            if payload is None:
-                await self._send(connection, self._error_text(live, connection, "kicked"))
-                with contextlib.suppress(Exception):
-                    await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
-                self.disconnect(connection)
-                return
-            if connection.format == "html" and self.render_html is not None:
-                await self._send(connection, self.render_html(live, payload, connection))
-            else:
-                await self._send(connection, json.dumps({"type": "view", **payload}))
+            await self._send_view(live, connection, frames)
+
+    async def _send_view(
+        self, live: LiveRoom, connection: Connection, frames: Frames | None
+    ) -> None:
+        number = live.changes
+        text = self._view_frame(live, connection, frames)
+        if text is None:
+            await self._send(connection, self._error_text(live, connection, "kicked"))
+            with contextlib.suppress(Exception):
+                await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
+            self.disconnect(connection)
+            return
+        await self._send(connection, text)
+        connection.seen = number
+
+    def _view_frame(
+        self, live: LiveRoom, connection: Connection, frames: Frames | None
+    ) -> str | None:
+        """The frame of this connection's view, built once per change for all the sockets
+        that get the same one (the boards; a seat's several phones); ``None`` when the
+        connection's seat is gone."""
+        if connection.is_board:
+            key: tuple[object, ...] = ("board", connection.host)
+        else:
+            seat = live.seat_by_token(connection.token)
+            if seat is None:
+                return None
+            key = ("seat", seat.position)
+        html = connection.format == "html" and self.render_html is not None
+        if html:
+            key = (*key, "html", connection.lang)
+        if frames is not None and frames.number == live.changes and key in frames.texts:
+            return frames.texts[key]
+        payload = self.payload_for(live, connection)
+        if payload is None:
+            return None
+        if html:
+            assert self.render_html is not None
+            text = self.render_html(live, payload, connection)
+        else:
+            text = json.dumps({"type": "view", **payload})
+        if frames is not None and frames.number == live.changes:
+            frames.texts[key] = text
+        return text
 
     async def send_message(self, connection: Connection, message: JSON) -> None:
         """A small JSON frame (a pong) to one connection, in turn with its views."""
@@ -155,6 +195,53 @@ class Hub:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), SEND_TIMEOUT)
 
-    async def broadcast(self, live: LiveRoom, boards_only: bool = False) -> None:
-        connections = [c for c in self._rooms.get(live.code, ()) if c.is_board or not boards_only]
-        await asyncio.gather(*(self.send_view(live, c) for c in connections))
+    async def broadcast(self, live: LiveRoom, change: Change) -> None:
+        """Tell every socket of the room of ``change``: a new view each, built once per
+        distinct view; only a small notice where a seat's sealing is all that changed."""
+        connections = list(self._rooms.get(live.code, ()))
+        if change.boards_only:
+            for connection in connections:
+                if not connection.is_board and connection.seen == change.number - 1:
+                    connection.seen = change.number  # a phone's view did not change
+            connections = [c for c in connections if c.is_board]
+        frames = Frames(change.number)
+        await asyncio.gather(*(self._tell(live, c, change, frames) for c in connections))
+
+    async def _tell(
+        self, live: LiveRoom, connection: Connection, change: Change, frames: Frames
+    ) -> None:
+        async with connection.send_lock:
+            if connection.seen >= live.changes:
+                return  # it already has the newest view (sent on its own, or by a later change)
+            if self._notice_will_do(live, connection, change):
+                if frames.notice is None:
+                    assert change.sealed is not None
+                    frames.notice = json.dumps(
+                        self.service.payloads.seal_notice(live, change.sealed)
+                    )
+                await self._send(connection, frames.notice)
+                connection.seen = change.number
+                return
+            await self._send_view(live, connection, frames)
+
+    @staticmethod
+    def _notice_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:
+        """Whether a seal notice brings this socket's view up to date: the change is a
+        seal and the newest, the socket had every view before it, it reads JSON (a page
+        redraws its fragment whole) and its own seat is not the one that sealed."""
+        return (
+            change.sealed is not None
+            and change.number == live.changes
+            and connection.seen == change.number - 1
+            and connection.format == "json"
+            and connection.seat != change.sealed
+        )
+
+
+@dataclass(eq=False)
+class Frames:
+    """The frames of one change, shared by every socket that gets the same one."""
+
+    number: int
+    texts: dict[tuple[object, ...], str] = field(default_factory=dict)
+    notice: str | None = None

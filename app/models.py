@@ -74,7 +74,9 @@ class Match(SQLModel, table=True):
     """playing or finished."""
     outcome: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     version: int = 0
-    """How many orders of the log are applied in ``state``."""
+    """How many orders of the log are applied in ``state``: the state is stored after each
+    resolution, and the orders sealed since then are in the log only (loading a room seals
+    them again)."""
     state: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     recent_events: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)

@@ -26,20 +26,13 @@ from markupsafe import Markup
 
 from app import i18n, names, ratelimit
 from app.config import PROJECT_DIR, Settings
+from app.errors import RoomError, RoomNotFound
 from app.games import engine_seats, hidden_leaders, screens_for, seat_names, short_hex
 from app.hub import Connection
 from app.lan import join_base_url
+from app.live import LiveRoom, SeatInfo
 from app.proofs import canonical_json
-from app.rooms import (
-    NAME_MAX,
-    LiveRoom,
-    RoomError,
-    RoomNotFound,
-    RoomService,
-    SeatInfo,
-    name_key,
-    normalize_code,
-)
+from app.rooms import NAME_MAX, RoomService, name_key, normalize_code
 from engine.core import JSON
 from engine.registry import available_games, get_rules
 
@@ -68,12 +61,11 @@ i18n.load_all()
 
 
 def game_name(game: str) -> str:
-    names = {
-        "hidden_leaders": i18n.gettext("Hidden Leaders Duel"),
-        "heirs": i18n.gettext("Heirs of the Axis"),
-        "legions": i18n.gettext("Legions"),
-    }
-    return names.get(game, game)
+    """A game's name in the current language; the id itself for a game not known here."""
+    try:
+        return screens_for(game).name()
+    except (KeyError, ModuleNotFoundError):
+        return game
 
 
 environment.globals.update(
@@ -148,7 +140,9 @@ def shown_payload(payload: Mapping[str, Any]) -> JSON:
     if playback:
         step = min(max(int(show.get("step") or 0), 0), len(playback) - 1)
         shown["playback"] = playback[: step + 1]
-        shown["view"] = playback[step].get("view")
+        # A live board's payload is already cut to the step (its ``view`` is that step's);
+        # a replay's playback carries a view per step.
+        shown["view"] = playback[step].get("view", payload.get("view"))
         shown["events"] = [e for s in playback[: step + 1] for e in s.get("events") or []]
     shown["outcome"] = None
     shown["ready"] = []
@@ -262,12 +256,7 @@ def log_context(
 
 def watch_text(game: str, show: Mapping[str, Any]) -> str:
     """The phone's line while the board plays a resolution out."""
-    number = show.get("round")
-    if game == "heirs":
-        if not number:
-            return i18n.gettext("Watch the board — the setup plays out")
-        return i18n.gettext("Watch the board — round %(n)s plays out") % {"n": number}
-    return i18n.gettext("Watch the board — turn %(n)s plays out") % {"n": number}
+    return screens_for(game).watch_text(show.get("round"))
 
 
 # ------------------------------------------------------------------ seats and the night
@@ -1005,7 +994,7 @@ async def phone(request: Request, code: str) -> Response:
     lang = request_language(request)
     if request.cookies.get(LANG_COOKIE) is None:
         lang = i18n.normalize_language(seat.lang) or lang
-    payload = rooms_of(request).seat_payload(live, seat)
+    payload = rooms_of(request).payloads.seat_payload(live, seat)
     # The socket proves the seat with the seat cookie: a token in the URL would be logged.
     socket_url = f"/ws/rooms/{live.code}?" + urlencode({"format": "html", "lang": lang})
     html = render(
@@ -1051,7 +1040,7 @@ async def phone_predict(
         seat, token = await seat_from_cookie(request, live)
         if seat is None:
             return RedirectResponse(f"/j/{live.code}", status_code=303)
-        offer = rooms.seat_payload(live, seat).get("prediction")
+        offer = rooms.payloads.seat_payload(live, seat).get("prediction")
         endings = list((offer or {}).get("endings") or [])
         if not winner.strip().lstrip("-").isdigit() or (endings and not ending):
             return Response(status_code=204)  # half a pick: wait for the other half
@@ -1092,7 +1081,11 @@ async def board(request: Request, code: str) -> Response:
     # The host's socket proves the host with the host cookie, never with a token in the URL.
     socket_url = f"/ws/rooms/{live.code}/board?" + urlencode({"format": "html", "lang": lang})
     view_html = render_board_view(
-        live, rooms.board_payload(live, host=is_host), lang, host=is_host, join_url=join_url
+        live,
+        rooms.payloads.board_payload(live, host=is_host),
+        lang,
+        host=is_host,
+        join_url=join_url,
     )
     html = render(
         "board.html",
@@ -1401,7 +1394,7 @@ async def replay_page(
         game=live.game,
         match=match,
         phone=phone,
-        matches=finished_matches(rooms.board_payload(live)),
+        matches=finished_matches(rooms.payloads.board_payload(live)),
         step_html=Markup(step_html),
         step_ms=REPLAY_STEP_MS,
         path=request.url.path,

@@ -12,7 +12,11 @@ and ``{"type": "ping"}``. An order may say which view its sheet was drawn from,
 has left behind is refused with ``stale`` and the fresh view follows (issue 13.10); an order
 without them is judged as it comes. A page's htmx form sends its fields instead (with
 ``HEADERS``); the pages module turns those into the same messages. The server sends
-``{"type": "view", ...}`` on every (re)connect and whenever the view changes, and
+``{"type": "view", ...}`` on every (re)connect and whenever the view changes, except when
+another seat sealed an order and nothing else moved: then a small notice
+``{"type": "sealed", "seat", "commitment", "match", "version", "to_act"}`` says so (the view's
+``version``, ``to_act`` and ``commitments[seat]`` take those values; the rest of the view is as
+it was — a sealed order changes no other seat's view), and
 ``{"type": "error", "detail", "code"}`` (and ``params`` where an engine's refusal has them)
 when a frame is refused. With ``format=html`` the same frames come as HTML fragments.
 
@@ -32,9 +36,11 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app import i18n
+from app.errors import RoomError, RoomNotFound
 from app.hub import POLICY_VIOLATION, Connection, Hub
+from app.live import LiveRoom
 from app.pages import HOST_COOKIE, SEAT_COOKIE
-from app.rooms import LiveRoom, RoomError, RoomNotFound, RoomService
+from app.rooms import RoomService
 from engine.core import JSON
 
 log = logging.getLogger("pecet.ws")

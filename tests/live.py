@@ -14,8 +14,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
+from app.live import LiveMatch, LiveRoom
 from app.models import Match, OrderLog
-from app.rooms import LiveMatch, LiveRoom, RoomService
+from app.rooms import RoomService
 
 T = TypeVar("T")
 
@@ -65,8 +66,16 @@ def wait_for(condition: Callable[[], T | None], what: str, seconds: float = 20) 
         time.sleep(0.01)
 
 
+def bots_have_sealed(live: LiveRoom, seconds: float = 20) -> None:
+    """Wait until no bot seat has a decision open: bots seal on their own, each order
+    committed apart, so a sheet drawn while they are at it may pick what a bot is taking."""
+    bots = {seat.position for seat in live.seats if seat.is_bot}
+    wait_for(lambda: not bots & set(live.to_act()), "the bots to seal", seconds)
+
+
 def heirs_at_first_orders(client: TestClient, seed: int = 3) -> tuple[str, str, str]:
-    """An Heirs room of Ann and a bot, setup sealed, at its first round of orders:
+    """An Heirs room of Ann and a bot, setup sealed, at its first round of orders (the bot's
+    sealed already):
     (code, host token, Ann's token)."""
     from engine.core import Rng
     from engine.registry import get_rules
@@ -79,6 +88,7 @@ def heirs_at_first_orders(client: TestClient, seed: int = 3) -> tuple[str, str, 
     assert client.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
     assert client.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
     live = live_room(client, code)
+    bots_have_sealed(live)
     setup = rules.random_order(current_match(live).state, 0, Rng(seed))
     sealed = client.post(
         f"/api/rooms/{code}/orders", json=setup, headers={"Authorization": f"Bearer {token}"}
@@ -89,4 +99,5 @@ def heirs_at_first_orders(client: TestClient, seed: int = 3) -> tuple[str, str, 
         "the first round of orders",
         10,
     )
+    bots_have_sealed(live)  # the state a test reads (or changes) stays the room's own
     return code, host, token

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import jsonpatch
 
 JSON = dict[str, Any]
 
@@ -65,3 +66,13 @@ def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: in
         )
         assert response.status_code == 202, response.text
     raise AssertionError("the game did not end")
+
+
+def up_to_date(view: JSON | None, frame: JSON) -> JSON:
+    """The view a client holds after ``frame``: the frame itself when it is a whole view, the
+    previous view patched (RFC 6902) when it is a seal notice, as the protocol says."""
+    if frame.get("type") != "sealed":
+        return frame
+    assert view is not None, "a seal notice before any view"
+    patched: JSON = jsonpatch.apply_patch(view, frame["patch"])
+    return patched

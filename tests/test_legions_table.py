@@ -16,7 +16,7 @@ from app.games import legions as screens
 from engine.legions.state import LegionsState
 from engine.registry import available_games
 from tests.live import order_log
-from tests.play import auth, create_room, join
+from tests.play import auth, create_room, join, up_to_date
 from tests.truth import rebuild
 
 Frame = dict[str, Any]
@@ -101,7 +101,8 @@ def until_version(socket: Any, frames: list[Frame], version: int) -> Frame:
     """The frame of ``version`` once the board has played it out (its show's steps, and
     older frames, may come first)."""
     while True:
-        frame: Frame = socket.receive_json()
+        views = [f for f in frames if f.get("type") == "view"]
+        frame: Frame = up_to_date(views[-1] if views else None, socket.receive_json())
         frames.append(frame)
         settled = frame.get("show") is None
         if frame.get("type") == "view" and frame.get("version") == version and settled:
@@ -225,9 +226,9 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
         for frame in json_frames[viewer]:
             if frame.get("type") != "view":
                 continue
-            # The board's own view and playback are the whole resolution's, public at its
-            # end (the board draws playback[show.step]); a phone gets the step's own view.
-            show = None if viewer is None else frame.get("show")
+            # Every frame holds the position of the step on show and nothing later, the
+            # board's too (its playback stops at that step).
+            show = frame.get("show")
             state = truth.state(frame["version"]) if show is None else truth.shown(frame)
             oracle.ever_public = seen[frame["version"], show["step"] if show else None]
             cards, stratagems = oracle.forbidden(state, viewer)

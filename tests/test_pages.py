@@ -921,8 +921,8 @@ def test_the_come_back_form_explains_each_refusal(
 
 
 def test_the_wait_after_wrong_pins_is_said_in_seconds_or_minutes() -> None:
+    from app.errors import TooManyTries
     from app.pages import translate_reclaim_error
-    from app.rooms import TooManyTries
 
     def refusal(seconds: int) -> TooManyTries:
         return TooManyTries("locked", code="too_many_tries", retry_after=seconds)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from collections.abc import Iterator
+from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
+from app.config import Settings
+from app.main import create_app
 from app.models import OrderLog
+from tests.clock import ManualClock
 from tests.live import current_match, live_room, room_service
+from tests.live import wait_for as wait_for_condition
 from tests.play import auth, create_room, join
 
 
@@ -54,52 +60,61 @@ def test_options_change_in_the_lobby_only_and_are_checked(client: TestClient) ->
     assert late.status_code == 409
 
 
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def timed(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """A client whose rooms' timers run on ``clock``, moved by the test."""
+    with TestClient(create_app(settings, clock=clock)) as test_client:
+        yield test_client
+
+
 def test_h5_4_when_the_timer_runs_out_the_late_seat_gets_its_default_order(
-    client: TestClient,
+    timed: TestClient, clock: ManualClock
 ) -> None:
-    code, host, tokens = started_room(client, timer=3)
-    board = client.get(f"/api/rooms/{code}").json()
-    assert board["version"] == 0 and board["deadline"] is not None
-    deadline = datetime.fromisoformat(board["deadline"])
-    assert 0 < (deadline - datetime.now(UTC)).total_seconds() <= 3.0
+    code, _host, tokens = started_room(timed, timer=3)
+    board = timed.get(f"/api/rooms/{code}").json()
+    assert board["version"] == 0
+    assert datetime.fromisoformat(board["deadline"]) == clock.now() + timedelta(seconds=3)
     (late,) = board["to_act"]
-    wait_for(client, code, 1, seconds=8)
-    # Hold the room still: the place that follows has its own timer.
-    client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host))
-    match = current_match(live_room(client, code))
-    with Session(room_service(client).db) as session:
-        entries = session.exec(
-            select(OrderLog).where(OrderLog.match_id == match.row_id).order_by(col(OrderLog.seq))
-        ).all()
-    take, *later = entries
+    clock.advance(2.9)
+    assert timed.get(f"/api/rooms/{code}").json()["version"] == 0, "not yet"
+    clock.advance(0.1)  # the time is up
+    board = wait_for(timed, code, 1, seconds=8)
+    assert board["version"] == 1, "one default order; the next decision has its own timer"
+    assert datetime.fromisoformat(board["deadline"]) == clock.now() + timedelta(seconds=3)
+    match = current_match(live_room(timed, code))
+    with Session(room_service(timed).db) as session:
+        (take,) = session.exec(select(OrderLog).where(OrderLog.match_id == match.row_id)).all()
     assert take.seat == late and take.by_bot and take.order["type"] == "take"
-    if later:  # a slow machine let the place's own timer run out before the pause
-        place = later[0]
-        assert place.seat == late and place.by_bot and place.order["type"] == "place"
-    else:
-        board = client.get(f"/api/rooms/{code}").json()
-        assert board["to_act"] == [late], "the default TAKE was played; the same seat now places"
-        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[late])).json()
-        assert me["prompt"]["kind"] == "place"
+    assert board["to_act"] == [late], "the default TAKE was played; the same seat now places"
+    me = timed.get(f"/api/rooms/{code}/me", headers=auth(tokens[late])).json()
+    assert me["prompt"]["kind"] == "place"
 
 
-def test_pause_stops_the_timer_and_resume_restarts_it(client: TestClient) -> None:
-    code, host, _tokens = started_room(client, timer=2)
-    assert client.post(f"/api/rooms/{code}/pause", json={"paused": True}).status_code == 401
-    assert (
-        client.post(
-            f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host)
-        ).status_code
-        == 200
-    )
-    paused = client.get(f"/api/rooms/{code}").json()
+def test_pause_stops_the_timer_and_resume_restarts_it(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, _tokens = started_room(timed, timer=2)
+    assert timed.post(f"/api/rooms/{code}/pause", json={"paused": True}).status_code == 401
+    pausing = timed.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=auth(host))
+    assert pausing.status_code == 200
+    paused = timed.get(f"/api/rooms/{code}").json()
     assert paused["paused"] is True and paused["deadline"] is None
-    assert 0 < paused["timer_left"] <= 2.0
-    time.sleep(paused["timer_left"] + 0.5)  # past the time that was left: only the pause holds
-    held = client.get(f"/api/rooms/{code}").json()
+    assert paused["timer_left"] == 2.0, "the clock stood still: all of it is left"
+    clock.advance(60)  # far past the time that was left: only the pause holds
+    live = live_room(timed, code)
+    wait_for_condition(lambda: live.timer_task is None, "the paused timer to stop")
+    held = timed.get(f"/api/rooms/{code}").json()
     assert held["version"] == paused["version"], "nothing moves while paused"
-    client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=auth(host))
-    resumed = wait_for(client, code, paused["version"] + 1, seconds=6)
+    timed.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=auth(host))
+    resumed = timed.get(f"/api/rooms/{code}").json()
+    assert datetime.fromisoformat(resumed["deadline"]) == clock.now() + timedelta(seconds=2)
+    clock.advance(2)
+    resumed = wait_for(timed, code, paused["version"] + 1, seconds=6)
     assert resumed["paused"] is False
 
 
@@ -110,7 +125,8 @@ def test_pause_holds_the_bots(client: TestClient) -> None:
     client.post(f"/api/rooms/{code}/bots", headers=host)
     client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=host)
     client.post(f"/api/rooms/{code}/start", headers=host)
-    time.sleep(0.5)
+    live = live_room(client, code)
+    assert live.bot_task is None, "paused: no bot is even woken"
     assert client.get(f"/api/rooms/{code}").json()["version"] == 0
     client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=host)
     wait_for(client, code, 28, seconds=20)

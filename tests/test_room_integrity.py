@@ -308,9 +308,12 @@ def test_another_seat_sealing_does_not_make_a_sheet_stale(client: TestClient) ->
         orders = rules.random_order(current_match(live).state, 0, Rng(5))
         seal(1)  # Ben seals his round first: the version moves, Ann's decision does not
         socket.send_json({"type": "order", "order": orders, "version": 2, "match": 1})
-        while (frame := next_frame(socket))["type"] == "view" and frame["version"] < 4:
-            pass
+        notices = []
+        while (frame := next_frame(socket))["type"] in ("view", "sealed") and frame["version"] < 4:
+            if frame["type"] == "sealed":
+                notices.append(frame)
         assert frame["type"] == "view" and frame["version"] == 4, frame
+        assert [(n["seat"], n["version"]) for n in notices] == [(1, 3)], "Ben's seal, told small"
 
 
 def test_a_sheet_drawn_before_a_restart_still_counts(client: TestClient) -> None:

@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.config import Settings
+from app.live import LiveMatch
 from app.main import create_app
-from app.rooms import LiveMatch
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess

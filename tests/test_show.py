@@ -16,14 +16,14 @@ from sqlmodel import Session, select
 from starlette.testclient import WebSocketTestSession
 
 from app.config import Settings
+from app.live import LiveRoom
 from app.main import create_app
 from app.models import Match
 from app.proofs import canonical_json, commitment
-from app.rooms import LiveRoom
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
-from tests.live import current_match, live_room, room_service, wait_for
+from tests.live import bots_have_sealed, current_match, live_room, room_service, wait_for
 from tests.play import auth
 from tests.truth import rebuild, stored_match
 
@@ -74,6 +74,7 @@ def heirs_room(
 def seal_all(client: TestClient, code: str, tokens: list[str], rng: Rng) -> list[dict[str, Any]]:
     """Every human seat with a decision seals a random legal order; returns the orders."""
     live = live_room(client, code)
+    bots_have_sealed(live)
     sealed = []
     for seat, token in enumerate(tokens):
         if HEIRS.prompt(current_match(live).state, seat) is None:
@@ -122,7 +123,9 @@ def test_phones_wait_for_the_board_and_the_timer_starts_after_the_show(
         steps = first["show"]["steps"]
         # 3 heirs: a step per pedestal, Dusk and the next Dawn (H6, H23).
         assert steps == 5 and first["show"]["round"] == 1
-        assert len(first["playback"]) == steps and first["playback"][-1]["view"] == first["view"]
+        # The frame holds nothing past the step on show: the first step, and its position.
+        assert first["show"]["step"] == 0 and len(first["playback"]) == 1
+        assert first["view"]["round"] == 1, "the step's position, not round 2's"
         assert first["to_act"] == [] and first["deadline"] is None
 
         # While the board plays the round out, the phones watch: no decision, no timer.
@@ -142,7 +145,8 @@ def test_phones_wait_for_the_board_and_the_timer_starts_after_the_show(
         for frame in board.seen:
             if frame.get("show"):  # the header and events never run ahead of the step
                 step = frame["show"]["step"]
-                shown = [e for s in frame["playback"][: step + 1] for e in s["events"]]
+                assert len(frame["playback"]) == step + 1, "no step ahead of the board"
+                shown = [e for s in frame["playback"] for e in s["events"]]
                 assert frame["events"] == shown
         ended_at = time.time()
         assert {0, 1} <= set(last["to_act"])
@@ -223,7 +227,7 @@ def test_without_a_board_the_phones_move_on_at_once(show_client: TestClient) -> 
     assert me["show"] is None and me["prompt"]["kind"] == "orders"
     assert me["view"]["round"] == 2
     board = client.get(f"/api/rooms/{code}").json()
-    assert len(board["playback"]) == 4 and board["playback"][-1]["view"] == board["view"]
+    assert len(board["playback"]) == 4 and board["view"]["round"] == 2, "shown at once"
 
 
 def test_bots_only_rounds_play_out_and_the_host_fast_forwards(show_client: TestClient) -> None:

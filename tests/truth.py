@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.live import game_options
 from app.models import Match, OrderLog
-from app.rooms import game_options
 from engine.core import GameRules, Step, replay_resolutions
 from engine.registry import get_rules
 

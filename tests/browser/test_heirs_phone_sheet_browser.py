@@ -277,4 +277,4 @@ async def _expire(client: TestClient, code: str) -> None:
     service = room_service(client)
     live = await service.room(code)
     async with live.lock:
-        service._expire(live)
+        await service.scheduler.expire(live)

@@ -1,0 +1,218 @@
+"""What each socket and each API client is sent: the board's public view, a seat's private
+view, and the small notice of a seal. Built from ``rules.view`` and ``rules.prompt`` alone: no
+raw state ever leaves the server (a secret never leaves its owner)."""
+
+from __future__ import annotations
+
+from app.clock import Clock
+from app.live import LiveMatch, LiveRoom, SeatInfo
+from engine.core import JSON, Event, events_for
+from engine.registry import get_rules
+
+
+class Payloads:
+    """The views of a room; ``step_seconds`` is the pace of the board's show (its clock
+    says which step the board draws now)."""
+
+    def __init__(self, step_seconds: float, clock: Clock) -> None:
+        self.step_seconds = step_seconds
+        self.clock = clock
+
+    def show_json(self, match: LiveMatch | None) -> JSON | None:
+        """Where the show stands: the step the board draws now (the server keeps the clock)."""
+        if match is None or not match.showing or not match.steps:
+            return None
+        step = min(
+            len(match.steps) - 1, int(match.show_elapsed_now(self.clock.now()) // self.step_seconds)
+        )
+        return {
+            "round": match.steps[0].round,
+            "step": max(0, step),
+            "steps": len(match.steps),
+            "step_ms": round(self.step_seconds * 1000),
+        }
+
+    def seal_notice(self, live: LiveRoom, position: int) -> JSON:
+        """What the rest of the room hears when a seat seals and nothing else moves: who
+        sealed, its commitment, the room's new version and seats to act, and ``patch``, the
+        changes to bring a view up to date (RFC 6902 JSON Patch: the room's fields and the
+        game's marks of a sealed seat). Everything else of their views stays as it was."""
+        match = live.match
+        assert match is not None
+        mine = [o for o in match.pending_orders() if o.position == position]
+        commitment = mine[-1].commitment if mine else None
+        to_act = live.to_act()
+        patch: list[JSON] = [
+            {"op": "replace", "path": "/version", "value": match.version},
+            {"op": "replace", "path": "/to_act", "value": to_act},
+            {"op": "add", "path": f"/commitments/{position}", "value": commitment},
+        ]
+        engine_seat = match.engine_seat(position)
+        if engine_seat is not None:
+            for path, value in live.rules.seal_marks(match.state, engine_seat):
+                pointer = "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+                patch.append({"op": "replace", "path": f"/view/{pointer}", "value": value})
+        return {
+            "type": "sealed",
+            "seat": position,
+            "commitment": commitment,
+            "match": match.number,
+            "version": match.version,
+            "to_act": to_act,
+            "patch": patch,
+        }
+
+    def board_payload(self, live: LiveRoom, host: bool = False) -> JSON:
+        """The board's view of the room: public information only (and, for the host's
+        board, the seats' PINs, so that a player without a phone can be helped back).
+
+        ``playback`` is the newest resolution step by step, with each step's public events.
+        While ``show`` runs it holds the steps up to ``show.step`` and ``view`` is the public
+        position right after that step: a frame holds nothing the board has not reached
+        (the reveal never shows anything before its step). Otherwise ``view`` is the newest
+        position."""
+        payload = self._room_payload(live)
+        if host:
+            payload["pins"] = {str(s.position): s.pin for s in live.seats if s.pin}
+        match = live.match
+        if match is None:
+            payload.update(view=None, events=[], playback=[], history=[])
+            return payload
+        show = payload["show"]
+        shown = match.steps[: show["step"] + 1] if show is not None else match.steps
+        state = shown[-1].state if show is not None else match.state
+        payload["view"] = live.rules.view(state, None)
+        payload["playback"] = [
+            {"round": step.round, "events": events_for(step.events, None)} for step in shown
+        ]
+        payload["events"] = events_for(self._shown_events(match, show), None)
+        payload["history"] = self._history(match, None, show)
+        return payload
+
+    def seat_payload(self, live: LiveRoom, seat: SeatInfo) -> JSON:
+        """One seat's private view of the room, with what it must decide now.
+
+        While the board plays a resolution out, the seat sees its own view as of the step
+        on the board, its own events up to that step, and no decision yet."""
+        payload = self._room_payload(live)
+        match = live.match
+        engine_seat = None if match is None else match.engine_seat(seat.position)
+        payload["you"] = {
+            "seat": seat.position,
+            "name": seat.name,
+            "lang": seat.lang,
+            "player": engine_seat,
+            "pin": seat.pin,
+        }
+        if match is None:
+            payload.update(
+                view=None, prompt=None, events=[], history=[], my_commitment=None, prediction=None
+            )
+            return payload
+        show = payload["show"]
+        # A seat that sits this match out watches it like the board.
+        shown_state = match.steps[show["step"]].state if show is not None else match.state
+        payload["view"] = live.rules.view(shown_state, engine_seat)
+        payload["prompt"] = (
+            None
+            if engine_seat is None or show is not None
+            else live.rules.prompt(match.state, engine_seat)
+        )
+        payload["events"] = events_for(self._shown_events(match, show), engine_seat)
+        payload["history"] = self._history(match, engine_seat, show)
+        mine = [o for o in match.pending_orders() if o.position == seat.position]
+        payload["my_commitment"] = mine[-1].commitment if mine else None
+        payload["prediction"] = self._prediction_offer(live, seat)
+        return payload
+
+    @staticmethod
+    def _prediction_offer(live: LiveRoom, seat: SeatInfo) -> JSON | None:
+        """What this seat may predict now, with its own current guess."""
+        target = live.prediction_target(seat)
+        if target is None:
+            return None
+        number, game, players = target
+        guess = live.predictions.get(number, {}).get(seat.position)
+        return {
+            "match": number,
+            "game": game,
+            "players": players,
+            "endings": list(get_rules(game).info.endings),
+            "winner": None if guess is None else guess[0],
+            "ending": None if guess is None else guess[1],
+        }
+
+    @staticmethod
+    def _shown_events(match: LiveMatch, show: JSON | None) -> list[Event]:
+        """The newest resolution's events, up to the step on the board while it plays."""
+        if show is None:
+            return match.recent_events
+        return [event for step in match.steps[: show["step"] + 1] for event in step.events]
+
+    @staticmethod
+    def _history(match: LiveMatch, engine_seat: int | None, show: JSON | None) -> list[JSON]:
+        """The match's log round by round, as ``engine_seat`` (None: the board) may read it;
+        the resolution the board is still playing out is not history yet."""
+        records = match.history[:-1] if show is not None else match.history
+        rounds: list[JSON] = []
+        for record in records:
+            events = events_for(record.events, engine_seat)
+            if rounds and rounds[-1]["round"] == record.round:
+                rounds[-1]["events"].extend(events)
+            else:
+                rounds.append({"round": record.round, "events": events})
+        return rounds
+
+    def _proofs(self, live: LiveRoom, match: LiveMatch | None) -> tuple[JSON, JSON]:
+        """Commitments of the orders sealed and not yet played, and the reveals of the
+        newest resolution's orders that hide nothing any more (all of them once the match
+        is over and shown)."""
+        if match is None:
+            return {}, {}
+        commitments = {str(o.position): o.commitment for o in match.pending_orders()}
+        over = match.status == "finished" and not match.showing
+        reveals = {
+            str(o.position): o.reveal()
+            for o in match.last_resolution_orders()
+            if over or live.rules.order_is_public(o.order)
+        }
+        return commitments, reveals
+
+    def _room_payload(self, live: LiveRoom) -> JSON:
+        match = live.match
+        info = live.rules.info
+        least, most = live.seat_limits()
+        names = {s.position: s for s in live.seats}
+        show = self.show_json(match)
+        commitments, reveals = self._proofs(live, match)
+        # The end is not announced before the board has played the last round out.
+        ended = match is not None and match.status == "finished" and show is None
+        return {
+            "code": live.code,
+            "game": live.game,
+            "game_name": info.name,
+            "min_players": least,
+            "max_players": most,
+            "players": None
+            if match is None
+            else [names[p].public() for p in match.players if p in names],
+            "tournament": live.tournament_json(),
+            "status": "playing" if live.status == "finished" and not ended else live.status,
+            "seats": [s.public() for s in live.seats],
+            "match": None if match is None else match.number,
+            "version": None if match is None else match.version,
+            "to_act": live.to_act(),
+            "outcome": match.outcome if ended and match is not None else None,
+            "ready": [] if match is None else match.ready_seats,
+            "options": dict(live.options),
+            "paused": live.paused,
+            "deadline": None
+            if match is None or match.deadline_at is None
+            else match.deadline_at.isoformat(),
+            "timer_left": None if match is None else match.timer_left,
+            "show": show,
+            "predictions": live.predictions_json(),
+            "fast_forward": match is not None and match.fast_forward,
+            "commitments": commitments,
+            "reveals": reveals,
+        }

@@ -1,0 +1,230 @@
+"""What happens in a room by itself, as time passes: the bots' moves, the sealing timer
+(H5.4) and the board's show of a resolution, step by step. One task of each kind per room, on
+a :class:`~app.clock.Clock` that the tests drive by hand instead of sleeping on the wall clock.
+What each of them then changes goes through the room service like any command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from app.clock import Clock
+from app.live import LiveMatch, LiveRoom, SeatInfo
+from engine.core import JSON, Step
+
+if TYPE_CHECKING:
+    from app.rooms import RoomService
+
+log = logging.getLogger("pecet.scheduler")
+
+
+class Scheduler:
+    """Starts and runs the timed tasks of every room for ``service``."""
+
+    def __init__(
+        self, service: RoomService, clock: Clock, *, bot_delay: float, step_seconds: float
+    ) -> None:
+        self.service = service
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self.step_seconds = step_seconds
+        """How long the board shows each step of a resolution."""
+        self.closing = False
+
+    def wake(self, live: LiveRoom) -> None:
+        """Something changed: start whatever became due (bots to move, a timer, a show)."""
+        self.schedule_bots(live)
+        self.schedule_timer(live)
+        self.schedule_show(live)
+
+    async def close(self, rooms: list[LiveRoom]) -> None:
+        """Stop every task of these rooms (a shutdown)."""
+        self.closing = True
+        tasks = [
+            task
+            for live in rooms
+            for task in (live.bot_task, live.timer_task, live.show_task)
+            if task is not None
+        ]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def wants_show(self, live: LiveRoom, match: LiveMatch, steps: list[Step]) -> bool:
+        """A resolution is played out on the board when a board watches, the host has not
+        fast-forwarded, and there is something to pace: several steps, or a round that
+        everybody sealed at once."""
+        if match.fast_forward or not self.service.board_watching(live.code):
+            return False
+        return len(steps) > 1 or live.rules.info.simultaneous
+
+    def schedule_show(self, live: LiveRoom) -> None:
+        match = live.match
+        due = match is not None and match.show_started_at is not None
+        if self.closing or not due or live.show_task is not None:
+            return
+        live.show_task = asyncio.get_running_loop().create_task(self._run_show(live))
+
+    async def _run_show(self, live: LiveRoom) -> None:
+        """Tell the room at every step; end the show after the last one, or at once when no
+        board has watched for a whole step (the phones need not wait for nobody)."""
+        unwatched = 0
+        told: int | None = None
+        match = live.match
+        try:
+            while True:
+                match = live.match
+                if match is None or match.show_started_at is None:
+                    return
+                elapsed = match.show_elapsed_now(self.clock.now())
+                if told is None:
+                    told = int(elapsed // self.step_seconds)
+                next_step = (int(elapsed // self.step_seconds) + 1) * self.step_seconds
+                await self.clock.sleep(max(0.0, next_step - elapsed) + 0.005)
+                async with live.lock:
+                    if live.match is not match or match.show_started_at is None:
+                        return
+                    step = int(match.show_elapsed_now(self.clock.now()) // self.step_seconds)
+                    if step > told + 1:
+                        # The server stalled for longer than a step: hold the clock back so
+                        # that the board still draws every step, one after the other.
+                        held = (step - told - 1) * self.step_seconds
+                        match.show_started_at += timedelta(seconds=held)
+                        step = told + 1
+                    told = step
+                    over = (
+                        match.show_elapsed_now(self.clock.now())
+                        >= len(match.steps) * self.step_seconds
+                    )
+                    # A board that reloads or reconnects is back within a step; none for two
+                    # steps running means nobody watches.
+                    unwatched = 0 if self.service.board_watching(live.code) else unwatched + 1
+                    if over or unwatched >= 2:
+                        await self.service.end_show(live, match)
+                        return
+                    self.service.tell(live)
+        except Exception:  # the show must never take the server down, nor hold the room
+            log.exception("the show failed in room %s", live.code)
+            if match is not None and live.match is match and match.show_started_at is not None:
+                try:  # the board jumps to the end of the round; the phones go on
+                    await self.service.end_show(live, match)
+                except Exception:
+                    log.exception("the show of room %s could not be ended", live.code)
+        finally:
+            live.show_task = None
+
+    def schedule_bots(self, live: LiveRoom) -> None:
+        if self.closing or live.bot_task is not None or live.paused:
+            return
+        bots = {s.position for s in live.seats if s.is_bot}
+        if bots & set(live.to_act()):
+            live.bot_task = asyncio.get_running_loop().create_task(self._drive_bots(live))
+
+    async def _drive_bots(self, live: LiveRoom) -> None:
+        try:
+            while True:
+                await self.clock.sleep(self.bot_delay)
+                async with live.lock:
+                    if live.paused:
+                        return
+                    waiting = [
+                        s for s in live.seats if s.is_bot and s.position in set(live.to_act())
+                    ]
+                    if not waiting:
+                        return
+                    for seat in waiting:
+                        match = live.match
+                        assert match is not None
+                        engine_seat = match.engine_seat(seat.position)
+                        if engine_seat is None or (
+                            live.rules.prompt(match.state, engine_seat) is None
+                        ):
+                            continue
+                        order = live.rules.bot_order(
+                            match.state, engine_seat, _bot_style(live, seat)
+                        )
+                        await self.service.apply_order(live, seat, order)
+        except Exception:  # a bot must never take the server down; the room stays as it was
+            log.exception("bot failed in room %s", live.code)
+        finally:
+            live.bot_task = None
+            if not self.closing:
+                # Something may have become due while this task was finishing.
+                bots = {s.position for s in live.seats if s.is_bot}
+                if bots & set(live.to_act()) and live.match and live.match.status == "playing":
+                    self.schedule_bots(live)
+
+    def restart_timer(self, live: LiveRoom, match: LiveMatch) -> None:
+        """A new round of decisions begins: the whole timer again (H5.4)."""
+        match.deadline_at, match.timer_left = self.fresh_timer(live, match)
+
+    def fresh_timer(self, live: LiveRoom, match: LiveMatch) -> tuple[datetime | None, float | None]:
+        """A new round's (deadline, time left): running, or held whole while paused."""
+        timer = match.timer
+        if timer is None:
+            return None, None
+        if live.paused:
+            return None, timer
+        return self.clock.now() + timedelta(seconds=timer), None
+
+    def schedule_timer(self, live: LiveRoom) -> None:
+        match = live.match
+        due = match is not None and match.status == "playing" and match.deadline_at is not None
+        if self.closing or not due or live.timer_task is not None:
+            return
+        live.timer_task = asyncio.get_running_loop().create_task(self._run_timer(live))
+
+    async def _run_timer(self, live: LiveRoom) -> None:
+        try:
+            while True:
+                match = live.match
+                if match is None or match.deadline_at is None or match.status != "playing":
+                    return
+                wait = (match.deadline_at - self.clock.now()).total_seconds()
+                if wait > 0:
+                    await self.clock.sleep(min(wait, 60.0))
+                    continue
+                async with live.lock:
+                    await self.expire(live)
+        except Exception:  # the clock must never take the server down
+            log.exception("sealing timer failed in room %s", live.code)
+        finally:
+            live.timer_task = None
+
+    async def expire(self, live: LiveRoom) -> None:
+        """Time is up: every seat still deciding gets its default order (H5.4)."""
+        match = live.match
+        if match is None or match.deadline_at is None or match.deadline_at > self.clock.now():
+            return
+        version = match.version
+        late = [s for s in live.seats if s.position in set(live.to_act())]
+        match.deadline_at = None
+        for seat in late:
+            if live.match is not match or match.deadline_at is not None:
+                break  # a resolution began a new round with its own timer
+            engine_seat = match.engine_seat(seat.position)
+            if engine_seat is None or live.rules.prompt(match.state, engine_seat) is None:
+                continue
+            order = self.default_order(live, engine_seat, seat)
+            await self.service.apply_order(live, seat, order, by_timer=True)
+        if match.version == version:  # nobody was late: just clear the stale deadline
+            self.service.changed(live)
+
+    def default_order(self, live: LiveRoom, engine_seat: int, seat: SeatInfo) -> JSON:
+        """The game's default order for a seat whose time ran out (for most games the bot's
+        move in its default style)."""
+        assert live.match is not None
+        return live.rules.default_order(live.match.state, engine_seat)
+
+
+def _bot_style(live: LiveRoom, seat: SeatInfo) -> str:
+    """The seat's bot style if the game being played has it, else that game's default: a bot
+    plays every game of a mixed night."""
+    styles = live.rules.info.bot_styles
+    return seat.bot_style if seat.bot_style in styles else styles[0]

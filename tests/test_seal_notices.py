@@ -1,0 +1,171 @@
+"""A seal that moves nobody else on reaches the room as a small notice, not as every socket's
+whole view (issue 14); the orders sealed between two resolutions live in the order log only,
+and a kill -9 between them loses none of them."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import httpx
+import jsonpatch
+import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from app.db import make_engine
+from engine.core import Rng
+from engine.registry import get_rules
+from tests.conftest import ServerProcess
+from tests.live import current_match, live_room
+from tests.play import auth, create_room, join
+from tests.test_persistence import lasting
+from tests.truth import rebuild, stored_match
+
+Frame = dict[str, Any]
+NOTICE_MAX_BYTES = 1024
+
+heirs = get_rules("heirs")
+
+
+def frame_of(socket: WebSocketTestSession) -> tuple[Frame, int]:
+    """The next frame and its size in bytes."""
+    text = socket.receive_text()
+    frame: Frame = json.loads(text)
+    return frame, len(text.encode())
+
+
+def settled_view(socket: WebSocketTestSession) -> Frame:
+    """The next whole view the board is not playing a resolution out in."""
+    while True:
+        frame, _size = frame_of(socket)
+        if frame["type"] == "view" and frame.get("show") is None:
+            return frame
+
+
+def patched(view: Frame, notice: Frame) -> Frame:
+    """A view brought up to date by a seal notice, as a client does it (RFC 6902)."""
+    result: Frame = jsonpatch.apply_patch(view, notice["patch"])
+    return result
+
+
+def test_a_seal_reaches_the_others_as_a_notice_that_brings_their_views_up_to_date(
+    client: TestClient,
+) -> None:
+    room = create_room(client, game="heirs")
+    code = room["code"]
+    tokens = [join(client, code, name)["token"] for name in ("Ann", "Ben", "Cyril")]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(room["host_token"])).is_success
+    live = live_room(client, code)
+    for seat in range(3):  # the setup, sealed through the API
+        order = heirs.random_order(current_match(live).state, seat, Rng(seat))
+        sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
+        assert sealed.is_success, sealed.text
+
+    with (
+        client.websocket_connect(f"/ws/rooms/{code}/board") as board,
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as ann,
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as ben,
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[2]}") as cyril,
+    ):
+        sockets = {"board": board, "ann": ann, "ben": ben, "cyril": cyril}
+        views = {name: settled_view(socket) for name, socket in sockets.items()}
+        assert views["ben"]["prompt"]["kind"] == "orders"
+        version = views["ben"]["version"]
+
+        order = heirs.random_order(current_match(live).state, 1, Rng(7))
+        ben.send_json({"type": "order", "order": order, "version": version, "match": 1})
+        ack, _size = frame_of(ben)
+        assert ack["type"] == "view" and ack["version"] == version + 1
+        assert ack["prompt"] is None and ack["my_commitment"], "Ben's own view: sealed"
+
+        for name in ("board", "ann", "cyril"):
+            # The board may first hear of the phones connecting (who is away): same version.
+            notice, size = frame_of(sockets[name])
+            while notice["type"] == "view":
+                assert notice["version"] == version, (name, notice)
+                views[name] = notice
+                notice, size = frame_of(sockets[name])
+            assert notice["type"] == "sealed", (name, notice)
+            assert size <= NOTICE_MAX_BYTES, (name, size)
+            assert notice["seat"] == 1 and notice["commitment"] == ack["my_commitment"]
+            assert notice["version"] == version + 1 and notice["to_act"] == [0, 2]
+            sockets[name].send_json({"type": "sync"})
+            fresh = settled_view(sockets[name])
+            assert fresh == patched(views[name], notice), f"the notice misses a change: {name}"
+            assert order != fresh.get("view", {}).get("orders"), "Ben's order stays sealed"
+
+        # The last seal resolves the round: that changes everyone's view, so views it is.
+        for seat, socket in ((0, ann), (2, cyril)):
+            order = heirs.random_order(current_match(live).state, seat, Rng(seat + 20))
+            socket.send_json({"type": "order", "order": order})
+        last = settled_view(board)
+        assert last["version"] == version + 3 and last["history"], "the round is history"
+        for socket in (ann, ben, cyril):
+            while (frame := frame_of(socket)[0])["version"] < version + 3:
+                pass
+            assert frame["type"] == "view", frame
+
+
+def stored_version(database_url: str, code: str) -> int:
+    with sqlite3.connect(database_url.removeprefix("sqlite:///")) as db:
+        (version,) = db.execute(
+            "SELECT m.version FROM match m JOIN room r ON m.room_id = r.id WHERE r.code = ?",
+            (code,),
+        ).fetchone()
+    return int(version)
+
+
+def heirs_state_now(server: ServerProcess, match_id: int) -> Any:
+    """The true state of the match from the order log in the server's file."""
+    match, orders = stored_match(make_engine(server.database_url), match_id)
+    return (
+        rebuild(match, orders).states()[-1]
+        if orders
+        else heirs.setup(match.seats, match.seed, match.options)
+    )
+
+
+@pytest.mark.server
+def test_kill_9_between_two_resolutions_loses_no_sealed_order(server: ServerProcess) -> None:
+    """The state is stored at resolutions; the orders sealed since are in the log, sealed
+    again when the room is loaded after a crash: the same round goes on."""
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        room = create_room(http, game="heirs")
+        code = room["code"]
+        tokens = [join(http, code, name)["token"] for name in ("Ann", "Ben", "Cyril")]
+        assert http.post(f"/api/rooms/{code}/start", headers=auth(room["host_token"])).is_success
+        match_id = 1
+
+        def seal(seat: int, salt: int) -> None:
+            state = heirs_state_now(server, match_id)
+            order = heirs.random_order(state, seat, Rng(salt))
+            sealed = http.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
+            assert sealed.status_code == 202, sealed.text
+
+        for seat in range(3):
+            seal(seat, seat)  # the setup resolves with the third seal
+        resolved_at = http.get(f"/api/rooms/{code}").json()["version"]
+        seal(0, 10)
+        seal(1, 11)
+        before = http.get(f"/api/rooms/{code}").json()
+        mine_before = [http.get(f"/api/rooms/{code}/me", headers=auth(t)).json() for t in tokens]
+        assert before["version"] == resolved_at + 2 and before["to_act"] == [2]
+        assert stored_version(server.database_url, code) == resolved_at, "no state per seal"
+
+    server.kill()  # between two resolutions: the two seals are in the log only
+    server.start()
+
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        after = http.get(f"/api/rooms/{code}").json()
+        assert lasting(after) == lasting(before), "the same round, the same two seals"
+        for token, mine in zip(tokens, mine_before, strict=True):
+            again = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+            assert lasting(again) == lasting(mine)
+        seal(2, 12)
+        resolved = http.get(f"/api/rooms/{code}").json()
+        assert resolved["version"] == resolved_at + 3 and resolved["history"]
+    match, orders = stored_match(make_engine(server.database_url), match_id)
+    assert match.version == resolved_at + 3 == len(orders)
+    assert heirs.to_json(rebuild(match, orders).states()[-1]) == match.state
