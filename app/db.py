@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import create_engine
 
 from app.config import PROJECT_DIR
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+MIGRATIONS_DIR = PROJECT_DIR / "migrations"
+VERSION_TABLE = "alembic_version"
 
 
 def make_engine(database_url: str) -> Engine:
@@ -37,12 +43,84 @@ def make_engine(database_url: str) -> Engine:
 
 
 def alembic_config(database_url: str) -> Config:
+    from alembic.config import Config
+
     config = Config(str(PROJECT_DIR / "alembic.ini"))
-    config.set_main_option("script_location", str(PROJECT_DIR / "migrations"))
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.set_main_option("sqlalchemy.url", database_url.replace("%", "%%"))
     return config
 
 
-def upgrade(database_url: str) -> None:
-    """Bring the schema to the newest migration (the server does this on every start)."""
+def upgrade(database_url: str, engine: Engine | None = None) -> bool:
+    """Bring the schema to the newest migration (the server does this on every start).
+
+    A database already at the newest revision, the usual case, is left alone without
+    loading Alembic: its runtime and every migration script cost more to import than the
+    whole check. Answers whether migrations ran."""
+    heads = script_heads()
+    if heads is not None:
+        checked = engine or make_engine(database_url)
+        try:
+            if heads == stored_revisions(checked):
+                return False
+        finally:
+            if engine is None:
+                checked.dispose()
+    from alembic import command
+
     command.upgrade(alembic_config(database_url), "head")
+    return True
+
+
+def stored_revisions(engine: Engine) -> frozenset[str]:
+    """The revisions the database says it is at (none for a new database)."""
+    with engine.connect() as connection:
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return frozenset()
+        query = text(f"SELECT version_num FROM {VERSION_TABLE}")
+        revisions: Sequence[object] = connection.execute(query).scalars().all()
+        return frozenset(str(revision) for revision in revisions)
+
+
+def script_heads(versions_dir: Path = MIGRATIONS_DIR / "versions") -> frozenset[str] | None:
+    """The newest revisions of the migration scripts: those no other script revises.
+
+    Read from each script's literal ``revision`` and ``down_revision`` without running it;
+    ``None`` when a script does not state them as literals, and then Alembic decides."""
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for script in sorted(versions_dir.glob("*.py")):
+        stated = _stated_revisions(script)
+        if stated is None:
+            return None
+        revision, down_revisions = stated
+        revisions.add(revision)
+        revised.update(down_revisions)
+    return frozenset(revisions - revised) if revisions else None
+
+
+def _stated_revisions(script: Path) -> tuple[str, tuple[str, ...]] | None:
+    """``revision`` and ``down_revision`` (one, several when merging, or none) of a script."""
+    values: dict[str, Any] = {}
+    for statement in ast.parse(script.read_text(encoding="utf-8")).body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target, value = statement.targets[0], statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target, value = statement.target, statement.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id in ("revision", "down_revision"):
+            try:
+                values[target.id] = ast.literal_eval(value)
+            except ValueError:
+                return None
+    revision, down = values.get("revision"), values.get("down_revision")
+    if not isinstance(revision, str):
+        return None
+    if down is None:
+        return revision, ()
+    if isinstance(down, str):
+        return revision, (down,)
+    if isinstance(down, tuple | list) and all(isinstance(d, str) for d in down):
+        return revision, tuple(down)
+    return None

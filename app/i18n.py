@@ -1,23 +1,26 @@
 """Translations: gettext catalogs read from ``locale/<lang>/LC_MESSAGES/messages.po`` at start.
 
-No compiled ``.mo`` file is kept in the repository: each ``.po`` catalog is read with Babel
-and compiled in memory once. Templates use Jinja2's i18n extension (``{% trans %}`` and
-``_()``); the language of one render is held in a context variable, so two connections in
-different languages can be rendered one after the other without sharing state.
+No compiled ``.mo`` file is kept in the repository: each ``.po`` catalog is compiled with
+Babel the first time the server meets it, and the result is kept beside it, named after the
+catalog's content (``messages.<hash>.mo``, ignored by git), so later starts read it with the
+standard library's ``gettext`` instead of parsing the ``.po`` again. Templates use Jinja2's
+i18n extension (``{% trans %}`` and ``_()``); the language of one render is held in a context
+variable, so two connections in different languages can be rendered one after the other
+without sharing state.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import os
+import tempfile
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from functools import cache
+from gettext import GNUTranslations, NullTranslations
 from io import BytesIO
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import NullTranslations, Translations
 
 from app.config import PROJECT_DIR
 
@@ -52,17 +55,53 @@ def catalog_path(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
     return locale_dir / lang / "LC_MESSAGES" / "messages.po"
 
 
+def compiled_path(catalog: Path, source: bytes) -> Path:
+    """Where the compiled form of this exact ``.po`` content is kept."""
+    return catalog.with_name(f"messages.{hashlib.sha256(source).hexdigest()[:16]}.mo")
+
+
 def load_translations(lang: str, locale_dir: Path = LOCALE_DIR) -> NullTranslations:
-    """The catalog of ``lang`` compiled in memory; an empty one if the file is missing."""
+    """The catalog of ``lang``; an empty one if the file is missing."""
     path = catalog_path(lang, locale_dir)
     if not path.exists():
         return NullTranslations()
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=lang)
+    source = path.read_bytes()
+    kept = compiled_path(path, source)
+    try:
+        compiled = kept.read_bytes()
+    except OSError:
+        compiled = compile_catalog(source, lang)
+        _keep(kept, compiled)
+    return GNUTranslations(BytesIO(compiled))
+
+
+def compile_catalog(source: bytes, lang: str) -> bytes:
+    """A ``.po`` catalog compiled to ``.mo`` bytes (fuzzy entries left out)."""
+    # Babel is needed only when a catalog changed since it was last compiled.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    catalog = read_po(BytesIO(source), locale=lang)
     compiled = BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return Translations(fp=compiled)
+    return compiled.getvalue()
+
+
+def _keep(kept: Path, compiled: bytes) -> None:
+    """Store a compiled catalog for the next start and drop the forms of older contents.
+    A read-only checkout only loses the shortcut: the catalog is compiled at every start."""
+    with contextlib.suppress(OSError):
+        handle, scratch = tempfile.mkstemp(dir=kept.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(compiled)
+            os.replace(scratch, kept)  # whole or absent, even with two servers starting
+        except OSError:
+            Path(scratch).unlink(missing_ok=True)
+            raise
+        for older in kept.parent.glob("messages.*.mo"):
+            if older != kept:
+                older.unlink(missing_ok=True)
 
 
 @cache
@@ -100,8 +139,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def pgettext(context: str, message: str) -> str:
-    # Babel's stubs type pgettext loosely; with a str message it returns a str.
-    return str(_active().pgettext(context, message))
+    return _active().pgettext(context, message)
 
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:

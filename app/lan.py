@@ -16,8 +16,9 @@ _SIOCGIFADDR = 0x8915
 def lan_addresses() -> list[str]:
     """IPv4 addresses of this machine's network interfaces, loopback excluded.
 
-    Asks the kernel for each interface's address (Linux), then the resolver for the host
-    name; it sends no packet anywhere.
+    Asks the kernel for each interface's address (Linux), which sends no packet; only where
+    that finds nothing, the resolver for the host name, since on a network without a name
+    server (a game night offline) the resolver can keep the start waiting for seconds.
     """
     found: list[str] = []
     try:
@@ -32,15 +33,22 @@ def lan_addresses() -> list[str]:
             except OSError:
                 continue
             found.append(socket.inet_ntoa(raw))
-    with contextlib.suppress(OSError):
-        found.extend(socket.gethostbyname_ex(socket.gethostname())[2])
-    usable = []
-    for address in found:
+    usable = _usable(found)
+    if not usable:
+        with contextlib.suppress(OSError):
+            usable = _usable(socket.gethostbyname_ex(socket.gethostname())[2])
+    # Private (home Wi-Fi) addresses first: that is where the phones are.
+    return sorted(usable, key=lambda a: not ipaddress.ip_address(a).is_private)
+
+
+def _usable(addresses: list[str]) -> list[str]:
+    """Each address once, loopback and link-local ones left out."""
+    usable: list[str] = []
+    for address in addresses:
         ip = ipaddress.ip_address(address)
         if not ip.is_loopback and not ip.is_link_local and address not in usable:
             usable.append(address)
-    # Private (home Wi-Fi) addresses first: that is where the phones are.
-    return sorted(usable, key=lambda a: not ipaddress.ip_address(a).is_private)
+    return usable
 
 
 def join_base_url(settings: Settings) -> str:

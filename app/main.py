@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -14,23 +16,27 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from app import api, pages, ratelimit, ws
+from app.clock import Clock
 from app.config import PROJECT_DIR, Settings
 from app.db import make_engine, upgrade
+from app.errors import RoomError
 from app.hub import Hub
 from app.limits_http import MAX_BODY_BYTES
-from app.rooms import RoomError, RoomService
+from app.rooms import RoomService
 from app.security import SecurityHeaders
 
 log = logging.getLogger("pecet")
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
+    """The application; ``clock`` runs the rooms' timed tasks (the wall clock by default,
+    one the tests move by hand)."""
     settings = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        upgrade(settings.database_url)
         db = make_engine(settings.database_url)
+        upgrade(settings.database_url, db)
         rooms = RoomService(
             db,
             bot_delay=settings.bot_delay,
@@ -38,15 +44,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             away_seconds=settings.away_seconds,
             idle_after=timedelta(hours=settings.idle_hours),
             keep_for=timedelta(days=settings.keep_days),
+            clock=clock,
         )
         app.state.settings = settings
         app.state.rooms = rooms
         app.state.hub = Hub(rooms, render_html=pages.render_fragment)
         app.state.translate_form = pages.translate_form
-        await rooms.recover()
+        # The rooms that were being played wake up while the server already answers: a
+        # request for one of them loads it on demand, and nobody waits for rooms they never
+        # asked about (a night of many rooms would otherwise delay every first page).
+        recovery = asyncio.get_running_loop().create_task(rooms.recover(), name="recovery")
+        recovery.add_done_callback(_log_failure)
         try:
             yield
         finally:
+            recovery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await recovery
             await rooms.close()
             db.dispose()
 
@@ -89,6 +103,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
     return app
+
+
+def _log_failure(recovery: asyncio.Task[None]) -> None:
+    """A room that cannot be woken must not pass unnoticed; the server goes on serving (a
+    request for that room loads it again, and says why if it still fails)."""
+    if not recovery.cancelled() and recovery.exception() is not None:
+        log.error("recovering the rooms failed", exc_info=recovery.exception())
 
 
 def _message(problem: Mapping[str, Any]) -> str:
