@@ -65,6 +65,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        ws_per_message_deflate=settings.ws_compression,
     )
     return 0
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.live import Change, LiveRoom
@@ -48,6 +49,9 @@ class Connection:
     room: LiveRoom | None = None
     seen: int = -1
     """The room's change (``LiveRoom.changes``) whose view this socket has been sent."""
+    log: Log | None = None
+    """The match's log as this (JSON) socket holds it: views leave it out, ``log`` frames
+    bring only what is new."""
 
     @property
     def is_board(self) -> bool:
@@ -108,22 +112,28 @@ class Hub:
         self, live: LiveRoom, connection: Connection, frames: Frames | None
     ) -> None:
         number = live.changes
-        text = self._view_frame(live, connection, frames)
-        if text is None:
+        built = self._view_frame(live, connection, frames)
+        if built is None:
             await self._send(connection, self._error_text(live, connection, "kicked"))
             with contextlib.suppress(Exception):
                 await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
             self.disconnect(connection)
             return
+        text, log = built
+        if log is not None:  # first: with the view, the client's copy is whole
+            news = log.news_since(connection.log)
+            if news is not None:
+                await self._send(connection, dumps(news))
+            connection.log = log
         await self._send(connection, text)
         connection.seen = number
 
     def _view_frame(
         self, live: LiveRoom, connection: Connection, frames: Frames | None
-    ) -> str | None:
+    ) -> tuple[str, Log | None] | None:
         """The frame of this connection's view, built once per change for all the sockets
-        that get the same one (the boards; a seat's several phones); ``None`` when the
-        connection's seat is gone."""
+        that get the same one (the boards; a seat's several phones), and for a JSON socket
+        the match's log apart; ``None`` when the connection's seat is gone."""
         if connection.is_board:
             key: tuple[object, ...] = ("board", connection.host)
         else:
@@ -139,19 +149,23 @@ class Hub:
         payload = self.payload_for(live, connection)
         if payload is None:
             return None
+        built: tuple[str, Log | None]
         if html:
             assert self.render_html is not None
-            text = self.render_html(live, payload, connection)
+            built = self.render_html(live, payload, connection), None
         else:
-            text = json.dumps({"type": "view", **payload})
+            # The log grows all match long: sent on its own, and only what is new, so that
+            # a view stays the size of the position, not of the evening.
+            log = Log(payload["match"], payload.pop("history"))
+            built = dumps({"type": "view", **payload}), log
         if frames is not None and frames.number == live.changes:
-            frames.texts[key] = text
-        return text
+            frames.texts[key] = built
+        return built
 
     async def send_message(self, connection: Connection, message: JSON) -> None:
         """A small JSON frame (a pong) to one connection, in turn with its views."""
         async with connection.send_lock:
-            await self._send(connection, json.dumps(message))
+            await self._send(connection, dumps(message))
 
     async def send_error(
         self,
@@ -216,9 +230,7 @@ class Hub:
             if self._notice_will_do(live, connection, change):
                 if frames.notice is None:
                     assert change.sealed is not None
-                    frames.notice = json.dumps(
-                        self.service.payloads.seal_notice(live, change.sealed)
-                    )
+                    frames.notice = dumps(self.service.payloads.seal_notice(live, change.sealed))
                 await self._send(connection, frames.notice)
                 connection.seen = change.number
                 return
@@ -243,5 +255,37 @@ class Frames:
     """The frames of one change, shared by every socket that gets the same one."""
 
     number: int
-    texts: dict[tuple[object, ...], str] = field(default_factory=dict)
+    texts: dict[tuple[object, ...], tuple[str, Log | None]] = field(default_factory=dict)
     notice: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Log:
+    """A match's log as one viewer may read it: its rounds, each ``{"round", "events"}``."""
+
+    match: int | None
+    rounds: list[JSON]
+
+    def news_since(self, held: Log | None) -> JSON | None:
+        """The ``log`` frame that brings ``held`` up to this log: the rounds from the first
+        one that differs (``from``), or ``None`` when nothing is new. A new match starts
+        the log again from 0."""
+        if held is None and not self.rounds:
+            return None  # a new socket holds no log: an empty one says nothing
+        if held is None or held.match != self.match:
+            start = 0
+        else:
+            start = 0
+            # Within a match only the newest round grows; earlier ones never change.
+            for old, new in zip(held.rounds, self.rounds, strict=False):
+                if old["round"] != new["round"] or len(old["events"]) != len(new["events"]):
+                    break
+                start += 1
+            if start == len(self.rounds) == len(held.rounds):
+                return None
+        return {"type": "log", "match": self.match, "from": start, "rounds": self.rounds[start:]}
+
+
+def dumps(frame: JSON) -> str:
+    """A frame's text (orjson: the views are the bulk of what the server does per seal)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()

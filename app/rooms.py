@@ -254,6 +254,9 @@ class RoomService:
             with contextlib.suppress(RoomNotFound):
                 live = await self.room(code)
                 self.scheduler.wake(live)
+            # Loading a room does not wait on anything: let the requests that came meanwhile
+            # in between two (the first page does not wait for every room of the evening).
+            await asyncio.sleep(0)
 
     async def close(self) -> None:
         await self.scheduler.close(list(self._rooms.values()))

@@ -14,9 +14,14 @@ without them is judged as it comes. A page's htmx form sends its fields instead 
 ``HEADERS``); the pages module turns those into the same messages. The server sends
 ``{"type": "view", ...}`` on every (re)connect and whenever the view changes, except when
 another seat sealed an order and nothing else moved: then a small notice
-``{"type": "sealed", "seat", "commitment", "match", "version", "to_act"}`` says so (the view's
-``version``, ``to_act`` and ``commitments[seat]`` take those values; the rest of the view is as
-it was — a sealed order changes no other seat's view), and
+``{"type": "sealed", "seat", "commitment", "match", "version", "to_act", "patch"}`` says so
+(``patch``, an RFC 6902 JSON Patch, brings the view up to date: its ``version``, ``to_act``,
+``commitments`` and the game's marks of a sealed seat; nothing else of another seat's view
+changes on a seal). A JSON view leaves out the match's log (``history`` over HTTP): it comes
+just before the view in ``{"type": "log", "match", "from", "rounds"}`` frames, the whole log
+on a (re)connect and later only what is new (the rounds from index ``from`` on replace the
+client's; a new ``match`` starts over), so a view stays the size of the position. The server
+also sends
 ``{"type": "error", "detail", "code"}`` (and ``params`` where an engine's refusal has them)
 when a frame is refused. With ``format=html`` the same frames come as HTML fragments.
 

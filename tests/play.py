@@ -68,11 +68,30 @@ def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: in
     raise AssertionError("the game did not end")
 
 
-def up_to_date(view: JSON | None, frame: JSON) -> JSON:
-    """The view a client holds after ``frame``: the frame itself when it is a whole view, the
-    previous view patched (RFC 6902) when it is a seal notice, as the protocol says."""
-    if frame.get("type") != "sealed":
+class Follower:
+    """A JSON client's copy of its view, put together from the frames as the protocol says:
+    a ``view`` (without the match's log), a ``sealed`` notice (an RFC 6902 patch of the
+    view) and a ``log`` frame (the rounds from ``from`` on). :meth:`take` gives the view as
+    it stands after a frame, with the log put back in as ``history``."""
+
+    def __init__(self) -> None:
+        self.view: JSON | None = None
+        self.log: list[JSON] = []
+        self.match: int | None = None
+
+    def take(self, frame: JSON) -> JSON:
+        kind = frame.get("type")
+        if kind == "log":
+            kept = self.log[: frame["from"]] if frame["match"] == self.match else []
+            self.log, self.match = [*kept, *frame["rounds"]], frame["match"]
+            if self.view is not None:
+                self.view = {**self.view, "history": list(self.log)}
+            return frame
+        if kind == "sealed":
+            assert self.view is not None, "a seal notice before any view"
+            self.view = jsonpatch.apply_patch(self.view, frame["patch"])
+            return self.view
+        if kind == "view":
+            self.view = {**frame, "history": list(self.log)}
+            return self.view
         return frame
-    assert view is not None, "a seal notice before any view"
-    patched: JSON = jsonpatch.apply_patch(view, frame["patch"])
-    return patched

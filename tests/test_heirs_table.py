@@ -29,7 +29,7 @@ from tests.live import (
     live_room,
     order_log,
 )
-from tests.play import auth
+from tests.play import Follower, auth
 from tests.truth import Truth, rebuild
 
 RULES = get_rules("heirs")
@@ -104,11 +104,16 @@ class Listener:
     def __init__(self, socket: WebSocketTestSession, seat: int | None, fmt: str) -> None:
         self.socket, self.seat, self.fmt = socket, seat, fmt
         self.frames: list[Any] = []
+        self.follower = Follower()
 
     def drain_until_finished(self) -> None:
         while True:
             if self.fmt == "json":
-                frame = self.socket.receive_json()
+                # Each view is checked as the client holds it: with the log frames put back
+                # in as its history, and seal notices applied.
+                frame = self.follower.take(self.socket.receive_json())
+                if frame.get("type") == "log":
+                    continue
                 self.frames.append(frame)
                 if frame.get("type") == "view" and frame.get("status") == "finished":
                     return
@@ -241,9 +246,13 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
         assert current_match(live).status == "finished"
         # A phone reconnects: its first frame is its own full view.
         with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as again:
-            frame = again.receive_json()
-            assert frame["view"]["me"]["seat"] == 1
             listeners.append(Listener(again, 1, "json"))
+            frame = listeners[-1].follower.take(again.receive_json())
+            assert frame["type"] == "log" and frame["from"] == 0, "the whole log comes first"
+            assert frame["rounds"] and frame["rounds"][-1]["events"]
+            frame = listeners[-1].follower.take(again.receive_json())
+            assert frame["view"]["me"]["seat"] == 1
+            assert frame["history"], "the view as the client holds it: with its log"
             listeners[-1].frames.append(frame)
         for listener in listeners[:4]:
             listener.drain_until_finished()

@@ -16,7 +16,7 @@ from app.games import legions as screens
 from engine.legions.state import LegionsState
 from engine.registry import available_games
 from tests.live import order_log
-from tests.play import auth, create_room, join, up_to_date
+from tests.play import Follower, auth, create_room, join
 from tests.truth import rebuild
 
 Frame = dict[str, Any]
@@ -97,12 +97,13 @@ def choose(prompt: Frame, rng: random.Random) -> Frame:
     return dict(rng.choice(plain or options)["order"])
 
 
-def until_version(socket: Any, frames: list[Frame], version: int) -> Frame:
+def until_version(socket: Any, follower: Follower, frames: list[Frame], version: int) -> Frame:
     """The frame of ``version`` once the board has played it out (its show's steps, and
     older frames, may come first)."""
     while True:
-        views = [f for f in frames if f.get("type") == "view"]
-        frame: Frame = up_to_date(views[-1] if views else None, socket.receive_json())
+        frame: Frame = follower.take(socket.receive_json())
+        if frame.get("type") == "log":
+            continue
         frames.append(frame)
         settled = frame.get("show") is None
         if frame.get("type") == "view" and frame.get("version") == version and settled:
@@ -153,10 +154,11 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
     ):
         phones = [ws0, ws1]
         json_frames: dict[int | None, list[Frame]] = {0: [], 1: [], None: []}
+        followers = {viewer: Follower() for viewer in json_frames}
         html_frames: dict[int | None, list[tuple[int, str]]] = {0: [], 1: [], None: []}
         htmls = {0: html0, 1: html1, None: html_board}
-        latest = [until_version(phones[s], json_frames[s], 0) for s in (0, 1)]
-        board = until_version(board_ws, json_frames[None], 0)
+        latest = [until_version(phones[s], followers[s], json_frames[s], 0) for s in (0, 1)]
+        board = until_version(board_ws, followers[None], json_frames[None], 0)
         version = 0
         forged_once = False
         while board["status"] == "playing":
@@ -186,8 +188,10 @@ def test_g15_two_phones_and_a_board_play_legions_and_no_frame_leaks(
             else:
                 phones[seat].send_json({"type": "order", "order": order})
             version += 1
-            latest = [until_version(phones[s], json_frames[s], version) for s in (0, 1)]
-            board = until_version(board_ws, json_frames[None], version)
+            latest = [
+                until_version(phones[s], followers[s], json_frames[s], version) for s in (0, 1)
+            ]
+            board = until_version(board_ws, followers[None], json_frames[None], version)
             assert version < 400
         for viewer, socket in htmls.items():
             html_frames[viewer] = html_until_finished(socket)

@@ -31,6 +31,13 @@ def play_orders(http: httpx.Client, code: str, tokens: list[str], count: int) ->
         assert response.status_code == 202
 
 
+async def next_view(socket: websockets.ClientConnection) -> dict[str, Any]:
+    while (frame := json.loads(await socket.recv()))["type"] != "view":
+        pass
+    view: dict[str, Any] = frame
+    return view
+
+
 def lasting(payload: dict[str, Any]) -> dict[str, Any]:
     """A payload without who is connected right now (a restart drops every socket)."""
     fleeting = ("connected", "away_since")
@@ -146,8 +153,8 @@ def test_real_websockets_against_the_server_process(server: ServerProcess) -> No
             await phone.send(
                 json.dumps({"type": "order", "order": order_from_prompt(view["prompt"])})
             )
-            after = json.loads(await phone.recv())
-            board_after = json.loads(await board.recv())
+            after = await next_view(phone)  # the log of the played turn comes first
+            board_after = await next_view(board)
         async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}?token=forged") as bad:
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await bad.recv()

@@ -83,8 +83,11 @@ def stored_seats(client: TestClient, code: str) -> list[tuple[int, str, bool]]:
 
 
 def next_frame(socket: WebSocketTestSession) -> Frame:
-    frame: Frame = socket.receive_json()
-    return frame
+    """The next frame but the match's log (its frames come before a view)."""
+    while (frame := socket.receive_json())["type"] == "log":
+        pass
+    result: Frame = frame
+    return result
 
 
 def next_view(socket: WebSocketTestSession) -> Frame:

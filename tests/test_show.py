@@ -24,7 +24,7 @@ from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
 from tests.live import bots_have_sealed, current_match, live_room, room_service, wait_for
-from tests.play import auth
+from tests.play import Follower, auth
 from tests.truth import rebuild, stored_match
 
 HEIRS = get_rules("heirs")
@@ -92,12 +92,15 @@ class Frames:
     def __init__(self, socket: WebSocketTestSession) -> None:
         self.socket = socket
         self.seen: list[dict[str, Any]] = []
+        self.follower = Follower()
 
     def until(
         self, condition: Callable[[dict[str, Any]], bool], limit: int = 400
     ) -> dict[str, Any]:
         for _ in range(limit):
-            frame: dict[str, Any] = self.socket.receive_json()
+            frame: dict[str, Any] = self.follower.take(self.socket.receive_json())
+            if frame.get("type") == "log":
+                continue
             self.seen.append(frame)
             if frame.get("type") == "view" and condition(frame):
                 return frame

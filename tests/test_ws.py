@@ -13,7 +13,7 @@ from engine.core import replay
 from engine.registry import get_rules
 from tests.hl_secrets import SecretOracle, leaked
 from tests.live import order_log
-from tests.play import auth, start_duel
+from tests.play import Follower, auth, start_duel
 
 Frame = dict[str, Any]
 
@@ -27,9 +27,13 @@ class Screen:
         self.socket = socket
         self.seat = seat
         self.frames: list[Frame] = [] if frames is None else frames
+        self.follower = Follower()
 
     def next(self) -> Frame:
-        frame: Frame = self.socket.receive_json()
+        """The next view as the client holds it (the log's frames put back in as its
+        ``history``, the very thing the secrecy checks then read), or an error frame."""
+        while (frame := self.follower.take(self.socket.receive_json()))["type"] == "log":
+            pass
         self.frames.append(frame)
         return frame
 

@@ -13,6 +13,7 @@ by step with every sealed-order proof checked (✓) in the browser.
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,10 +23,13 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
+from app.db import make_engine
 from app.games.heirs import COLOUR_HEX, omen_name
+from engine.core import events_for
 from tests.browser.kit import keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
 from tests.conftest import ServerProcess, running_server
+from tests.truth import rebuild, stored_match
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +114,29 @@ def wait_for_show(api: httpx.Client, code: str, round_number: int) -> dict[str, 
     raise AssertionError(f"round {round_number} was never played out")
 
 
+def played_out(server: ServerProcess, code: str) -> list[dict[str, Any]]:
+    """The resolution the room plays out now, step by step with the public view after each,
+    rebuilt from the order log in the server's file (the board's frames hold only the steps
+    shown so far)."""
+    with sqlite3.connect(server.database_url.removeprefix("sqlite:///")) as db:
+        (match_id,) = db.execute(
+            "SELECT m.id FROM match m JOIN room r ON m.room_id = r.id WHERE r.code = ?"
+            " ORDER BY m.number DESC LIMIT 1",
+            (code,),
+        ).fetchone()
+    match, orders = stored_match(make_engine(server.database_url), match_id)
+    truth = rebuild(match, orders)
+    _state, steps = truth.after[len(orders)]
+    return [
+        {
+            "round": step.round,
+            "events": events_for(step.events, None),
+            "view": truth.rules.view(step.state, None),
+        }
+        for step in steps
+    ]
+
+
 def owner_fill(view: dict[str, Any], owner: int | None) -> str:
     """A field's fill on the board as the browser reports it ("" for nobody's)."""
     if owner is None:
@@ -189,14 +216,18 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                         assert api_seal(api, code, token)
                 seal_anna(anna)
                 payload = wait_for_show(api, code, round_number)
-                hit = later_battle(payload["playback"])
+                # The board's own payload stops at the step on show: what comes later is
+                # read from the truth, the order log replayed.
+                assert len(payload["playback"]) == payload["show"]["step"] + 1
+                truth = played_out(server, code)
+                hit = later_battle(truth)
                 # A battle at step 0 would rightly be lit already: look for a round without.
-                first_battle = any(e["kind"] == "battle" for e in payload["playback"][0]["events"])
+                first_battle = any(e["kind"] == "battle" for e in truth[0]["events"])
                 if hit is None or first_battle or payload["show"]["step"] != 0:
                     board.locator("[data-testid=skip-show]").click()
                     expect(board.locator(".hx-board.playing")).to_have_count(0)
                     continue
-                found = (round_number, payload, hit[1])
+                found = (round_number, {**payload, "playback": truth}, hit[1])
                 break
             assert found, "no round had a battle after its first step"
             round_number, payload, battle = found
