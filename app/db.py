@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import create_engine
@@ -20,13 +21,22 @@ MIGRATIONS_DIR = PROJECT_DIR / "migrations"
 VERSION_TABLE = "alembic_version"
 
 
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+JSON_CODEC: dict[str, Any] = {"json_serializer": _json_text, "json_deserializer": orjson.loads}
+"""How the JSON columns (states, orders, events) are written and read: orjson's, the same
+text as the standard library's without the spaces, several times faster."""
+
+
 def make_engine(database_url: str) -> Engine:
     url = make_url(database_url)
     if url.get_backend_name() != "sqlite":
-        return create_engine(database_url, pool_pre_ping=True)
+        return create_engine(database_url, pool_pre_ping=True, **JSON_CODEC)
     if url.database and url.database != ":memory:":
         Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(database_url, connect_args={"check_same_thread": False})
+    engine = create_engine(database_url, connect_args={"check_same_thread": False}, **JSON_CODEC)
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

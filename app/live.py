@@ -127,6 +127,9 @@ class LiveMatch:
     listed (nothing changed for it since the match was loaded or started) has decided since
     the newest resolution: a sheet drawn before a restart still counts, and the engine
     judges the order itself either way."""
+    logs: dict[int | None, tuple[int, list[JSON]]] = field(default_factory=dict)
+    """Engine seat (None: the board) → (how many resolutions it covers, the log as that
+    viewer reads it): built once per resolution, not once per frame. Read only."""
 
     def sheet_is_stale(self, position: int, version: int) -> bool:
         """Whether an order sheet drawn at ``version`` no longer fits this seat's decision.

@@ -154,6 +154,9 @@ class Payloads:
         """The match's log round by round, as ``engine_seat`` (None: the board) may read it;
         the resolution the board is still playing out is not history yet."""
         records = match.history[:-1] if show is not None else match.history
+        kept = match.logs.get(engine_seat)
+        if kept is not None and kept[0] == len(records):
+            return kept[1]  # the records only ever grow within a match
         rounds: list[JSON] = []
         for record in records:
             events = events_for(record.events, engine_seat)
@@ -161,6 +164,7 @@ class Payloads:
                 rounds[-1]["events"].extend(events)
             else:
                 rounds.append({"round": record.round, "events": events})
+        match.logs[engine_seat] = (len(records), rounds)
         return rounds
 
     def _proofs(self, live: LiveRoom, match: LiveMatch | None) -> tuple[JSON, JSON]:
