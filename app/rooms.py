@@ -269,7 +269,7 @@ class RoomService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._housekeeping
         # What was queued is committed before the process goes (its phones were not told yet).
-        await asyncio.to_thread(self.store.close)
+        await self.store.close()
 
     # ---------------------------------------------------------------- lobby
 

@@ -1,10 +1,14 @@
-"""The store: every write of the hot path, committed by one writer thread in batches.
+"""The store: every write of the hot path, committed in batches, the flush off the event loop.
 
 A sealed order must be on disk before the phone hears "sealed" (a kill -9 loses nothing that
-was acknowledged). With full sync, the disk's flush is the slow part of a commit, so the writer
-takes whatever units of work are waiting, from any rooms, and commits them together in one
-transaction (group commit): under load, one flush acknowledges many orders. Each caller awaits
-its own unit's commit; the event loop never waits on the disk meanwhile.
+was acknowledged). With full sync, the disk's flush is the slow part of a commit, so the store
+commits whatever units of work are waiting, from any rooms, in one transaction (group commit):
+under load, one flush acknowledges many orders. Each caller awaits its own unit's commit.
+
+The units' statements run on the event loop (they only touch SQLite's pages in memory); the
+commit, with its flush, runs in a worker thread with the interpreter's lock released. A thread
+that ran the statements too would have to win that lock back from the busy event loop for
+every statement, and would wait for it far longer than the statements take.
 
 A unit is a function of a :class:`~sqlmodel.Session` that only writes (it is run again on its
 own if a batch it shared fails, so that one bad unit never fails the others).
@@ -13,10 +17,7 @@ own if a batch it shared fails, so that one bad unit never fails the others).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import queue
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
@@ -31,15 +32,11 @@ T = TypeVar("T")
 Unit = Callable[[Session], T]
 """Writes of one command; what it returns is handed back to the command."""
 
-BATCH_MAX = 256
-"""Units committed together at most (a bound on how long one transaction holds the lock)."""
-
 
 @dataclass(eq=False)
 class _Pending(Generic[T]):
     unit: Unit[T]
     future: asyncio.Future[T]
-    loop: asyncio.AbstractEventLoop
 
 
 class StoreClosed(RuntimeError):
@@ -47,17 +44,16 @@ class StoreClosed(RuntimeError):
 
 
 class Store:
-    """One writer thread per database; :meth:`write` from the event loop."""
+    """Batches of writes for one database, committed one batch at a time."""
 
     def __init__(self, db: Engine) -> None:
         self.db = db
-        self._queue: queue.SimpleQueue[_Pending[Any] | None] = queue.SimpleQueue()
+        self._waiting: list[_Pending[Any]] = []
+        self._committing: asyncio.Task[None] | None = None
         self._closed = False
         self.batches = 0
-        """Transactions committed so far (the benchmark reads units per batch from these)."""
+        """Transactions committed so far (units per batch: :attr:`units` / this)."""
         self.units = 0
-        self._thread = threading.Thread(target=self._run, name="pecet-store", daemon=True)
-        self._thread.start()
 
     async def write(self, unit: Unit[T]) -> T:
         """Run ``unit`` in a transaction; return once it is committed (or raise its error)."""
@@ -65,70 +61,55 @@ class Store:
             raise StoreClosed("The store is closed.")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Pending(unit, future, loop))
+        self._waiting.append(_Pending(unit, future))
+        if self._committing is None:
+            self._committing = loop.create_task(self._commit_waiting())
         # Shielded: a command cancelled while it waits still gets its unit committed, and the
         # caller's state must then follow the database (only a shutdown cancels these).
         return await asyncio.shield(future)
 
-    def close(self) -> None:
-        """Commit what is queued, then stop the writer."""
-        if self._closed:
-            return
+    async def close(self) -> None:
+        """Commit what is waiting; later writes are refused."""
         self._closed = True
-        self._queue.put(None)
-        self._thread.join()
+        if self._committing is not None:
+            await asyncio.shield(self._committing)
 
-    # ------------------------------------------------------------------ the writer thread
-
-    def _run(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch: list[_Pending[Any]] = [first]
-            stop = False
-            while len(batch) < BATCH_MAX:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            self._commit(batch)
-            if stop:
-                return
-
-    def _commit(self, batch: list[_Pending[Any]]) -> None:
+    async def _commit_waiting(self) -> None:
+        """One batch after the other, while units come in (those that arrive during a
+        commit make the next batch)."""
         try:
-            with Session(self.db) as session:
-                results = [pending.unit(session) for pending in batch]
-                session.commit()
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                await self._commit(batch)
+        finally:
+            self._committing = None
+
+    async def _commit(self, batch: list[_Pending[Any]]) -> None:
+        session = Session(self.db)
+        try:
+            results = [pending.unit(session) for pending in batch]
+            await asyncio.to_thread(session.commit)
         except Exception as failure:
+            session.rollback()
+            session.close()
             if len(batch) == 1:
-                _deliver(batch[0], None, failure)
+                _settle(batch[0], None, failure)
                 return
             # Someone's unit broke the batch: each alone, so only that one fails.
             for pending in batch:
-                self._commit([pending])
+                await self._commit([pending])
             return
+        session.close()
         self.batches += 1
         self.units += len(batch)
         for pending, result in zip(batch, results, strict=True):
-            _deliver(pending, result, None)
+            _settle(pending, result, None)
 
 
-def _deliver(pending: _Pending[Any], result: Any, error: BaseException | None) -> None:
-    def settle() -> None:
-        if pending.future.done():
-            return
-        if error is not None:
-            pending.future.set_exception(error)
-        else:
-            pending.future.set_result(result)
-
-    with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
-        pending.loop.call_soon_threadsafe(settle)
-    if error is not None and pending.loop.is_closed():
-        log.error("a write failed after its loop closed", exc_info=error)
+def _settle(pending: _Pending[Any], result: Any, error: BaseException | None) -> None:
+    if pending.future.done():
+        return
+    if error is not None:
+        pending.future.set_exception(error)
+    else:
+        pending.future.set_result(result)
