@@ -37,8 +37,13 @@ lint: $(STAMP)
 test: $(STAMP) chromium lint
 	$(BIN)/pytest -q
 
+# Every bench/*.py with its defaults, then the load test at 50 and at 200 rooms (it starts
+# its own server on a free port; see bench/README.md).
 bench: $(STAMP)
-	@for script in bench/*.py; do $(BIN)/python $$script; done
+	@for script in bench/*.py; do \
+		[ "$$script" = bench/load.py ] || $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/load.py --rooms 50
+	$(BIN)/python bench/load.py --rooms 200
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts
