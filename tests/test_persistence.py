@@ -31,6 +31,21 @@ def play_orders(http: httpx.Client, code: str, tokens: list[str], count: int) ->
         assert response.status_code == 202
 
 
+def assert_the_same_room(
+    http: httpx.Client,
+    code: str,
+    tokens: list[str],
+    board: dict[str, Any],
+    private: list[dict[str, Any]],
+) -> None:
+    """After a restart the board and every seat see exactly what they saw before it."""
+    after = http.get(f"/api/rooms/{code}").json()
+    assert lasting(after) == lasting(board), "the board sees exactly the same game"
+    for token, mine in zip(tokens, private, strict=True):
+        again = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+        assert lasting(again) == lasting(mine)
+
+
 async def next_view(socket: websockets.ClientConnection) -> dict[str, Any]:
     while (frame := json.loads(await socket.recv()))["type"] != "view":
         pass
@@ -61,11 +76,7 @@ def test_kill_9_mid_game_loses_nothing_and_the_game_goes_on(server: ServerProces
     server.start()
 
     with httpx.Client(base_url=server.base_url, timeout=10) as http:
-        after = http.get(f"/api/rooms/{code}").json()
-        assert lasting(after) == lasting(before), "the board sees exactly the same game"
-        for token, private in zip(tokens, private_before, strict=True):
-            mine = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
-            assert lasting(mine) == lasting(private)
+        assert_the_same_room(http, code, tokens, before, private_before)
         lobby_after = http.get(f"/api/rooms/{lobby['code']}").json()
         (jana,) = lobby_after["seats"]
         assert (jana["seat"], jana["name"], jana["bot"]) == (0, "Jana", False)

@@ -20,7 +20,7 @@ from engine.registry import get_rules
 from tests.conftest import ServerProcess
 from tests.live import current_match, live_room
 from tests.play import auth, create_room, join
-from tests.test_persistence import lasting
+from tests.test_persistence import assert_the_same_room
 from tests.truth import rebuild, stored_match
 
 Frame = dict[str, Any]
@@ -165,11 +165,7 @@ def test_kill_9_between_two_resolutions_loses_no_sealed_order(server: ServerProc
     server.start()
 
     with httpx.Client(base_url=server.base_url, timeout=10) as http:
-        after = http.get(f"/api/rooms/{code}").json()
-        assert lasting(after) == lasting(before), "the same round, the same two seals"
-        for token, mine in zip(tokens, mine_before, strict=True):
-            again = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
-            assert lasting(again) == lasting(mine)
+        assert_the_same_room(http, code, tokens, before, mine_before)  # the same two seals
         seal(2, 12)
         resolved = http.get(f"/api/rooms/{code}").json()
         assert resolved["version"] == resolved_at + 3 and resolved["history"]
