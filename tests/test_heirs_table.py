@@ -225,6 +225,7 @@ def test_random_games_leak_nothing(client: TestClient, game: int) -> None:
         deadline = time.monotonic() + 60
         while current_match(live).status == "playing" and time.monotonic() < deadline:
             acted = False
+            bots_have_sealed(live)  # a sheet drawn while a bot seals may pick its colour
             for seat, token in humans.items():
                 state = current_match(live).state
                 if RULES.prompt(state, seat) is None:

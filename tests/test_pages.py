@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from app.config import PROJECT_DIR
 from app.pages import translate_form
 from engine.registry import available_games
+from tests.live import bots_have_sealed, live_room
 
 LOCALE = PROJECT_DIR / "locale"
 HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
@@ -728,6 +729,9 @@ def finished_heirs_room(client: TestClient) -> tuple[str, str, str]:
         if prompt is None:
             time.sleep(0.01)
             continue
+        if prompt["kind"] == "setup":  # the bots choose first: a colour may go meanwhile
+            bots_have_sealed(live_room(client, code))
+            prompt = my_view(client, code, token)["prompt"]
         order = (
             {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
             if prompt["kind"] == "setup"
@@ -1166,8 +1170,6 @@ def test_the_result_stays_then_the_standings_with_predictions_and_oracle_points(
 
 
 def test_the_host_shows_and_dismisses_the_standings(client: TestClient) -> None:
-    from tests.live import live_room
-
     code, _host = host_room(client)
     for value, mode in (("1", "shown"), ("0", "hidden")):
         response = client.post(f"/b/{code}/standings", data={"shown": value}, headers=HX)
