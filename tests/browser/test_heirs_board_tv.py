@@ -177,11 +177,13 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
             def setup_prompt() -> dict[str, Any] | None:
                 """Anna's setup choices once the four bots have made theirs (each bot's order
                 is committed apart: a colour read while they choose may be taken next)."""
+                seat = api.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["you"]["seat"]
+                if api.get(f"/api/rooms/{code}").json()["to_act"] != [seat]:
+                    return None
+                # Read after the bots are done: every colour it offers is still free.
                 me = api.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
                 prompt: dict[str, Any] = me.get("prompt") or {}
-                waiting = api.get(f"/api/rooms/{code}").json()["to_act"]
-                bots_done = waiting == [me["you"]["seat"]]
-                return prompt if prompt.get("kind") == "setup" and bots_done else None
+                return prompt if prompt.get("kind") == "setup" else None
 
             prompt = wait_for(setup_prompt, "Anna's choice of colour and character")
             setup = {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
