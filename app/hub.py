@@ -52,6 +52,9 @@ class Connection:
     log: Log | None = None
     """The match's log as this (JSON) socket holds it: views leave it out, ``log`` frames
     bring only what is new."""
+    shown: tuple[int, int, int] | None = None
+    """(match, round, step) of the board's show that this socket's view stands at; a
+    ``step`` frame moves it on from there."""
 
     @property
     def is_board(self) -> bool:
@@ -119,7 +122,7 @@ class Hub:
                 await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
             self.disconnect(connection)
             return
-        text, log = built
+        text, log, shown = built
         if log is not None:  # first: with the view, the client's copy is whole
             news = log.news_since(connection.log)
             if news is not None:
@@ -127,20 +130,18 @@ class Hub:
             connection.log = log
         await self._send(connection, text)
         connection.seen = number
+        connection.shown = shown
 
     def _view_frame(
         self, live: LiveRoom, connection: Connection, frames: Frames | None
-    ) -> tuple[str, Log | None] | None:
+    ) -> tuple[str, Log | None, tuple[int, int, int] | None] | None:
         """The frame of this connection's view, built once per change for all the sockets
         that get the same one (the boards; a seat's several phones), and for a JSON socket
-        the match's log apart; ``None`` when the connection's seat is gone."""
-        if connection.is_board:
-            key: tuple[object, ...] = ("board", connection.host)
-        else:
-            seat = live.seat_by_token(connection.token)
-            if seat is None:
-                return None
-            key = ("seat", seat.position)
+        the match's log apart and the show's step the view stands at; ``None`` when the
+        connection's seat is gone."""
+        key = self._view_key(live, connection)
+        if key is None:
+            return None
         html = connection.format == "html" and self.render_html is not None
         if html:
             key = (*key, "html", connection.lang)
@@ -149,18 +150,29 @@ class Hub:
         payload = self.payload_for(live, connection)
         if payload is None:
             return None
-        built: tuple[str, Log | None]
+        built: tuple[str, Log | None, tuple[int, int, int] | None]
         if html:
             assert self.render_html is not None
-            built = self.render_html(live, payload, connection), None
+            built = self.render_html(live, payload, connection), None, None
         else:
             # The log grows all match long: sent on its own, and only what is new, so that
             # a view stays the size of the position, not of the evening.
             log = Log(payload["match"], payload.pop("history"))
-            built = dumps({"type": "view", **payload}), log
+            show = payload["show"]
+            shown = None if show is None else (payload["match"], show["round"], show["step"])
+            built = dumps({"type": "view", **payload}), log, shown
         if frames is not None and frames.number == live.changes:
             frames.texts[key] = built
         return built
+
+    @staticmethod
+    def _view_key(live: LiveRoom, connection: Connection) -> tuple[object, ...] | None:
+        """Which view the connection gets: a board's (the host's shows the PINs) or its
+        seat's; ``None`` when its seat is gone."""
+        if connection.is_board:
+            return ("board", connection.host)
+        seat = live.seat_by_token(connection.token)
+        return None if seat is None else ("seat", seat.position)
 
     async def send_message(self, connection: Connection, message: JSON) -> None:
         """A small JSON frame (a pong) to one connection, in turn with its views."""
@@ -201,7 +213,8 @@ class Hub:
         if connection.websocket.application_state != WebSocketState.CONNECTED:
             return
         try:
-            await asyncio.wait_for(connection.websocket.send_text(text), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):  # no task per frame, as wait_for made
+                await connection.websocket.send_text(text)
         except Exception:  # a phone that went to sleep mid-send, or a socket that stalls
             # Closed, not just forgotten: the page sees the close, reconnects and resyncs,
             # where a socket left open would wait for frames that never come.
@@ -234,6 +247,14 @@ class Hub:
                 await self._send(connection, frames.notice)
                 connection.seen = change.number
                 return
+            if self._step_will_do(live, connection, change):
+                step = self._step_frame(live, connection, frames)
+                if step is not None:
+                    text, connection.shown = step
+                    if text is not None:
+                        await self._send(connection, text)
+                    connection.seen = change.number
+                    return
             await self._send_view(live, connection, frames)
 
     @staticmethod
@@ -249,14 +270,61 @@ class Hub:
             and connection.seat != change.sealed
         )
 
+    @staticmethod
+    def _step_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:
+        """Whether a ``step`` frame can bring this socket's view up to date: the change is
+        the show going on and the newest, the socket had every view before it and reads
+        JSON (a page redraws its fragment whole)."""
+        return (
+            change.show_step
+            and change.number == live.changes
+            and connection.seen == change.number - 1
+            and connection.format == "json"
+        )
+
+    def _step_frame(
+        self, live: LiveRoom, connection: Connection, frames: Frames
+    ) -> tuple[str | None, tuple[int, int, int]] | None:
+        """The ``step`` frame that brings this socket's view from the step of the show it
+        stands at to the step on the board now (one per view and starting step, shared),
+        with the step it then stands at: no frame when it stands there already (a view sent
+        just before came out at that step); ``None`` when it needs a whole view (its view
+        is of another round, or its seat is gone)."""
+        match, show = live.match, self.service.payloads.show_json(live.match)
+        held = connection.shown
+        if match is None or show is None or held is None:
+            return None
+        shown = (match.number, show["round"], show["step"])
+        if held[:2] != shown[:2] or held[2] > shown[2]:
+            return None
+        if held == shown:
+            return None, shown
+        if connection.is_board:
+            key: tuple[object, ...] = ("board", connection.host, held[2])
+            viewer = None
+        else:
+            seat = live.seat_by_token(connection.token)
+            if seat is None:
+                return None
+            key, viewer = ("seat", seat.position, held[2]), match.engine_seat(seat.position)
+        if key not in frames.steps:
+            payloads = self.service.payloads
+            frame = payloads.step_frame(live, viewer, board=connection.is_board, since=held[2])
+            frames.steps[key] = None if frame is None else dumps(frame)
+        text = frames.steps[key]
+        return None if text is None else (text, shown)
+
 
 @dataclass(eq=False)
 class Frames:
     """The frames of one change, shared by every socket that gets the same one."""
 
     number: int
-    texts: dict[tuple[object, ...], tuple[str, Log | None]] = field(default_factory=dict)
+    texts: dict[tuple[object, ...], tuple[str, Log | None, tuple[int, int, int] | None]] = field(
+        default_factory=dict
+    )
     notice: str | None = None
+    steps: dict[tuple[object, ...], str | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)

@@ -366,11 +366,14 @@ class LiveRoom:
 @dataclass(frozen=True)
 class Change:
     """What a listener hears of a room: it changed (every socket needs a new view), only its
-    boards' part changed (who is away), or one seat sealed an order and nothing else moved."""
+    boards' part changed (who is away), one seat sealed an order and nothing else moved, or
+    the board's show went on by a step."""
 
     boards_only: bool = False
     sealed: int | None = None
     """The room seat that sealed: its own view changed, the others' views did not."""
+    show_step: bool = False
+    """The board's show went on by one step, and nothing else moved."""
     number: int = 0
     """The room's count of changes when this one was told (``LiveRoom.changes``)."""
 

@@ -50,8 +50,7 @@ class Payloads:
         engine_seat = match.engine_seat(position)
         if engine_seat is not None:
             for path, value in live.rules.seal_marks(match.state, engine_seat):
-                pointer = "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
-                patch.append({"op": "replace", "path": f"/view/{pointer}", "value": value})
+                patch.append({"op": "replace", "path": pointer("view", *path), "value": value})
         return {
             "type": "sealed",
             "seat": position,
@@ -59,6 +58,41 @@ class Payloads:
             "match": match.number,
             "version": match.version,
             "to_act": to_act,
+            "patch": patch,
+        }
+
+    def step_frame(
+        self, live: LiveRoom, viewer: int | None, board: bool, since: int
+    ) -> JSON | None:
+        """What moves a view of the show on from step ``since`` to the step on the board
+        now, for a client that holds the former: ``patch`` (RFC 6902) sets ``show``, adds the
+        steps' events (``events``; the board's ``playback`` too) and changes ``view`` from
+        the position after step ``since`` to the one after the step now. Between two steps
+        nothing else of a view moves, so a phone gets a few hundred bytes a step instead of
+        its whole view.
+
+        ``viewer`` is the engine seat (``None``: the board, or a seat that sits the match
+        out); ``None`` is returned when the show does not stand past ``since``."""
+        match = live.match
+        show = self.show_json(match)
+        if match is None or show is None or not 0 <= since < show["step"]:
+            return None
+        before, reached = match.steps[since], match.steps[since + 1 : show["step"] + 1]
+        patch: list[JSON] = [{"op": "replace", "path": "/show", "value": show}]
+        for step in reached:
+            events = events_for(step.events, viewer)
+            patch += [{"op": "add", "path": "/events/-", "value": event} for event in events]
+            if board:
+                shown = {"round": step.round, "events": events}
+                patch.append({"op": "add", "path": "/playback/-", "value": shown})
+        rules = live.rules
+        now = reached[-1].state
+        patch += json_diff(rules.view(before.state, viewer), rules.view(now, viewer), "/view")
+        return {
+            "type": "step",
+            "match": match.number,
+            "version": match.version,
+            "step": show["step"],
             "patch": patch,
         }
 
@@ -156,12 +190,16 @@ class Payloads:
         records = match.history[:-1] if show is not None else match.history
         kept = match.logs.get(engine_seat)
         if kept is not None and kept[0] == len(records):
-            return kept[1]  # the records only ever grow within a match
-        rounds: list[JSON] = []
-        for record in records:
+            return kept[1]
+        # The records only ever grow within a match: a log that covers fewer of them is
+        # carried on from where it stops. A log once handed out is never changed in place
+        # (a socket compares the one it holds with the next), so its last round is copied.
+        covered, rounds = kept if kept is not None and kept[0] < len(records) else (0, [])
+        rounds = list(rounds)
+        for record in records[covered:]:
             events = events_for(record.events, engine_seat)
             if rounds and rounds[-1]["round"] == record.round:
-                rounds[-1]["events"].extend(events)
+                rounds[-1] = {"round": record.round, "events": [*rounds[-1]["events"], *events]}
             else:
                 rounds.append({"round": record.round, "events": events})
         match.logs[engine_seat] = (len(records), rounds)
@@ -220,3 +258,37 @@ class Payloads:
             "commitments": commitments,
             "reveals": reveals,
         }
+
+
+def pointer(*parts: object) -> str:
+    """An RFC 6901 JSON Pointer to ``parts`` (``~`` and ``/`` in a part escaped)."""
+    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def json_diff(old: object, new: object, path: str = "") -> list[JSON]:
+    """RFC 6902 operations that turn ``old`` into ``new`` (JSON values), replacing whole
+    what is not an object on both sides or a list of one length on both sides.
+
+    Written here rather than taken from ``jsonpatch.make_patch``: a step changes a few
+    values of a view in place, and a diff that never looks for moved items is what keeps
+    it cheap enough to run for every socket at every step."""
+    if old == new:
+        return []
+    if isinstance(old, dict) and isinstance(new, dict):
+        ops: list[JSON] = [
+            {"op": "remove", "path": path + pointer(key)} for key in old if key not in new
+        ]
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": path + pointer(key), "value": value})
+            elif old[key] != value:
+                ops += json_diff(old[key], value, path + pointer(key))
+        return ops
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [
+            op
+            for index, (was, now) in enumerate(zip(old, new, strict=True))
+            if was != now
+            for op in json_diff(was, now, f"{path}/{index}")
+        ]
+    return [{"op": "replace", "path": path, "value": new}]

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from app.clock import Clock
-from app.live import LiveMatch, LiveRoom, SeatInfo
+from app.live import Change, LiveMatch, LiveRoom, SeatInfo
 from engine.core import JSON, Step
 
 if TYPE_CHECKING:
@@ -108,7 +108,7 @@ class Scheduler:
                     if over or unwatched >= 2:
                         await self.service.end_show(live, match)
                         return
-                    self.service.tell(live)
+                    self.service.tell(live, Change(show_step=True))
         except Exception:  # the show must never take the server down, nor hold the room
             log.exception("the show failed in room %s", live.code)
             if match is not None and live.match is match and match.show_started_at is not None:

@@ -17,7 +17,11 @@ another seat sealed an order and nothing else moved: then a small notice
 ``{"type": "sealed", "seat", "commitment", "match", "version", "to_act", "patch"}`` says so
 (``patch``, an RFC 6902 JSON Patch, brings the view up to date: its ``version``, ``to_act``,
 ``commitments`` and the game's marks of a sealed seat; nothing else of another seat's view
-changes on a seal). A JSON view leaves out the match's log (``history`` over HTTP): it comes
+changes on a seal). While the board plays a resolution out, every step after the first
+comes as ``{"type": "step", "match", "version", "step", "patch"}`` to a socket whose view
+stands at the step before (``patch`` sets ``show``, adds the step's ``events`` and, on a
+board, its ``playback`` entry, and changes ``view``); any other socket gets the whole view.
+A JSON view leaves out the match's log (``history`` over HTTP): it comes
 just before the view in ``{"type": "log", "match", "from", "rounds"}`` frames, the whole log
 on a (re)connect and later only what is new (the rounds from index ``from`` on replace the
 client's; a new ``match`` starts over), so a view stays the size of the position. The server

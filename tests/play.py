@@ -70,9 +70,10 @@ def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: in
 
 class Follower:
     """A JSON client's copy of its view, put together from the frames as the protocol says:
-    a ``view`` (without the match's log), a ``sealed`` notice (an RFC 6902 patch of the
-    view) and a ``log`` frame (the rounds from ``from`` on). :meth:`take` gives the view as
-    it stands after a frame, with the log put back in as ``history``."""
+    a ``view`` (without the match's log), a ``sealed`` notice and a ``step`` of the board's
+    show (each an RFC 6902 patch of the view) and a ``log`` frame (the rounds from ``from``
+    on). :meth:`take` gives the view as it stands after a frame, with the log put back in as
+    ``history``."""
 
     def __init__(self) -> None:
         self.view: JSON | None = None
@@ -87,8 +88,8 @@ class Follower:
             if self.view is not None:
                 self.view = {**self.view, "history": list(self.log)}
             return frame
-        if kind == "sealed":
-            assert self.view is not None, "a seal notice before any view"
+        if kind in ("sealed", "step"):
+            assert self.view is not None, f"a {kind} frame before any view"
             self.view = jsonpatch.apply_patch(self.view, frame["patch"])
             return self.view
         if kind == "view":

@@ -3,6 +3,8 @@ step on the board while the phones wait for it; history, replays and sealed-orde
 
 from __future__ import annotations
 
+import copy
+import json
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -10,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonpatch
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
@@ -20,8 +23,9 @@ from app.live import LiveRoom
 from app.main import create_app
 from app.models import Match
 from app.proofs import canonical_json, commitment
-from engine.core import Rng
+from engine.core import JSON, Rng
 from engine.registry import get_rules
+from tests.clock import ManualClock
 from tests.conftest import ServerProcess
 from tests.live import bots_have_sealed, current_match, live_room, room_service, wait_for
 from tests.play import Follower, auth
@@ -425,8 +429,9 @@ def _watch_until_shown(
 
     async def run() -> dict[str, Any]:
         async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}/board") as socket:
+            follower = Follower()  # the steps after the first come as patches of the view
             while True:
-                frame = json.loads(await socket.recv())
+                frame = follower.take(json.loads(await socket.recv()))
                 if frame.get("type") != "view" or frame["status"] != "playing":
                     continue
                 show = frame["show"]
@@ -467,3 +472,92 @@ def _wait_board(
                     return dict(frame)
 
     return asyncio.run(asyncio.wait_for(run(), 60))
+
+
+STEP_MAX_BYTES = 4096
+"""A step frame carries a step's events and the few values of a view it changes."""
+
+
+def test_each_step_of_the_show_reaches_a_json_socket_as_a_small_patch_of_its_view(
+    tmp_path: Path,
+) -> None:
+    """The board and every phone get each step after the first as a ``step`` frame: patched
+    in, it gives exactly the view the server would send whole (issue 14: a step no longer
+    re-sends every socket's whole view)."""
+    clock = ManualClock()
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'steps.sqlite3'}", bot_delay=0.0, step_seconds=1.0
+    )
+    with TestClient(create_app(settings, clock=clock)) as client:
+        code, host, tokens = heirs_room(client, humans=3, bots=0)
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        with (
+            client.websocket_connect(f"/ws/rooms/{code}/board") as board,
+            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as ann,
+            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as ben,
+            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[2]}") as cyril,
+        ):
+            sockets = {"board": board, "ann": ann, "ben": ben, "cyril": cyril}
+            followers = {name: Follower() for name in sockets}
+            seal_all(client, code, tokens, Rng(3))  # the setup (H3)
+            for name, socket in sockets.items():
+                frame_until(socket, followers[name], lambda v: shows_round(v, 0))
+            clock.advance(1.01)  # the setup's show is over: the first round's orders
+            for name, socket in sockets.items():
+                frame_until(socket, followers[name], lambda v: shown_round(v, 0))
+            seal_all(client, code, tokens, Rng(4))  # round 1
+            at_first_step = {}
+            for name, socket in sockets.items():
+                first = frame_until(socket, followers[name], lambda v: shows_round(v, 1))
+                assert first["show"]["step"] == 0
+                at_first_step[name] = copy.deepcopy(first)
+            steps = first["show"]["steps"]
+            assert steps == 5, "3 heirs: a step per pedestal, Dusk and the next Dawn (H6, H23)"
+            live, payloads = live_room(client, code), room_service(client).payloads
+            viewers = {"board": None} | {n: s for s, n in enumerate(("ann", "ben", "cyril"))}
+            for step in range(1, steps):
+                if step == 1:
+                    # The board asks for its view past the step's time, before the show tells
+                    # the room: it stands at step 1 already, and gets no frame for it.
+                    clock.advance(1.002)
+                    board.send_json({"type": "sync"})
+                    early = frame_until(board, followers["board"], lambda v: True)
+                    assert early["show"]["step"] == 1
+                    clock.advance(0.008)
+                else:
+                    clock.advance(1.01)
+                for name, socket in sockets.items():
+                    if name == "board" and step == 1:
+                        continue  # its next frame is step 2's (checked next time round)
+                    text = socket.receive_text()
+                    frame = json.loads(text)
+                    assert frame["type"] == "step" and frame["step"] == step, (name, frame)
+                    assert len(text.encode()) <= STEP_MAX_BYTES, (name, len(text))
+                    patched = followers[name].take(frame)
+                    assert patched["show"]["step"] == step
+                    socket.send_json({"type": "sync"})
+                    whole = frame_until(socket, followers[name], lambda v: True)
+                    assert whole == patched, f"the step frame misses a change: {name}, {step}"
+                # A view that stands several steps back is brought on in one frame too.
+                for name, viewer in viewers.items():
+                    jump = payloads.step_frame(live, viewer, board=name == "board", since=0)
+                    assert jump is not None and jump["step"] == step
+                    brought = jsonpatch.apply_patch(at_first_step[name], jump["patch"])
+                    assert brought == followers[name].view, (name, step)
+            clock.advance(1.01)  # the show is over: whole views, with the next decision
+            for name, socket in sockets.items():
+                after = frame_until(socket, followers[name], lambda v: shown_round(v, 1))
+                assert name == "board" or after["prompt"] is not None
+
+
+def frame_until(
+    socket: WebSocketTestSession, follower: Follower, condition: Callable[[JSON], bool]
+) -> JSON:
+    """The socket's view as its frames build it, once a whole view or a patch of it
+    satisfies ``condition``."""
+    for _ in range(100):
+        frame = socket.receive_json()
+        view = follower.take(frame)
+        if frame["type"] in ("view", "sealed", "step") and condition(view):
+            return view
+    raise AssertionError("the condition never came")
