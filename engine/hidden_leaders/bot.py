@@ -1,11 +1,17 @@
-"""The simple bot of L11. It reads only its own seat's view (never the raw state)."""
+"""The simple bot of L11. It reads only its own seat's view (never the raw state).
+
+Each choice is made from a few facts of that view: for a TAKE, the takeable slots and the
+face-up heroes on them; for a RETURN+PLACE, the hand, the factions present in the seat's
+leader and council, and the open slots. :func:`bot_order_from_view` reads them from a view;
+the rules hand the same facts straight to :func:`choose_take` and :func:`choose_place`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.core import JSON
-from engine.hidden_leaders.cards import FACTIONS, ROWS, Cards
+from engine.hidden_leaders.cards import FACTIONS, ROWS, SLOT_INDEX, Cards
 
 FACE_DOWN_ESTIMATE = 3
 """L11: *est* of a face-down card (the average strength is 20/7 ≈ 2.9)."""
@@ -20,55 +26,72 @@ def _takeable(view: JSON) -> list[dict[str, Any]]:
     ]
 
 
-def _est(slot: dict[str, Any]) -> int:
-    hero = slot["hero"]
-    if hero.get("face_up"):
-        return int(hero["strength"])
-    return FACE_DOWN_ESTIMATE
-
-
 def bot_take(view: JSON, cards: Cards) -> JSON:
-    """L11.1: the 2 takeable heroes with the highest *est*; on equal *est* the opponent's
-    home row first, then Row A before Row B, the lower slot, the lower card id."""
+    """L11.1 on a view: see :func:`choose_take`."""
     seat = int(view["me"]["seat"])
-    opponent_row = ROWS[1 - seat]
-    takeable = _takeable(view)
+    takeable = [
+        (slot["slot"], slot["hero"]["card"] if slot["hero"].get("face_up") else None)
+        for slot in _takeable(view)
+    ]
+    return choose_take(seat, takeable, cards)
 
-    def key(slot: dict[str, Any]) -> tuple[int, int, int, int, int]:
-        hero = slot["hero"]
-        rank = cards.rank(hero["card"]) if hero.get("face_up") else -1
-        return (
-            -_est(slot),
-            0 if slot["row"] == opponent_row else 1,
-            ROWS.index(slot["row"]),
-            int(slot["index"]),
-            rank,
-        )
+
+def choose_take(seat: int, takeable: Sequence[tuple[str, str | None]], cards: Cards) -> JSON:
+    """L11.1: the 2 takeable heroes with the highest *est*; on equal *est* the opponent's
+    home row first, then Row A before Row B, the lower slot, the lower card id.
+
+    ``takeable`` holds each takeable slot with its hero if it lies face up (else ``None``)."""
+    opponent_row = ROWS[1 - seat]
+    strength = cards.strength
+
+    def key(entry: tuple[str, str | None]) -> tuple[int, int, int]:
+        slot, card = entry
+        est = FACE_DOWN_ESTIMATE if card is None else strength(card)
+        # Row A before Row B, then the lower slot: the board order of the slots. Slots
+        # are unique, so the card id never has to break a tie.
+        return -est, 0 if slot[0] == opponent_row else 1, SLOT_INDEX[slot]
 
     count = min(2, len(takeable))
     chosen = sorted(takeable, key=key)[:count]
-    return {"type": "take", "slots": [s["slot"] for s in chosen]}
+    return {"type": "take", "slots": [slot for slot, _ in chosen]}
 
 
 def bot_place(view: JSON, cards: Cards) -> JSON:
-    """L11.2 return and L11.3 place (always the council)."""
+    """L11.2 and L11.3 on a view: see :func:`choose_place`."""
     me = view["me"]
-    seat = int(me["seat"])
+    return choose_place(
+        int(me["seat"]),
+        [c["card"] for c in me["hand"]],
+        [f for f in FACTIONS if me["presence"][f]],
+        list(view["open_slots"]),
+        cards,
+    )
+
+
+def choose_place(
+    seat: int,
+    hand: list[str],
+    present: Iterable[str],
+    open_slots: list[str],
+    cards: Cards,
+) -> JSON:
+    """L11.2 return and L11.3 place (always the council). ``present`` are the factions of
+    the seat's leader and council heroes."""
     home_row = ROWS[seat]
-    hand: list[str] = [c["card"] for c in me["hand"]]
-    strength = {c["card"]: int(c["strength"]) for c in me["hand"]}
-    faction = {c["card"]: str(c["faction"]) for c in me["hand"]}
-    missing = [f for f in FACTIONS if not me["presence"][f]]
-    open_slots: list[str] = list(view["open_slots"])
+    strength: Mapping[str, int] = cards.strengths
+    faction: Mapping[str, str] = cards.hero_factions
+    rank: Mapping[str, int] = cards.ranks
+    present = set(present)
+    missing = [f for f in FACTIONS if f not in present]
     n = len(open_slots)
 
     def weakest(pool: list[str]) -> str:
         # Ties: the general L11 tie-break, the lower card id.
-        return min(pool, key=lambda c: (strength[c], cards.rank(c)))
+        return min(pool, key=lambda c: (strength[c], rank[c]))
 
     def strongest_first(pool: list[str]) -> list[str]:
         # L11.2.3: on equal strength the lower card id counts as stronger.
-        return sorted(pool, key=lambda c: (-strength[c], cards.rank(c)))
+        return sorted(pool, key=lambda c: (-strength[c], rank[c]))
 
     # L11.2.1: keep the weakest card of each missing faction as cheap presence.
     aside = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from engine.seeds import load_seed
@@ -65,7 +66,18 @@ class Faction:
 class Cards:
     """The validated catalogue: 28 heroes, 8 leaders, 4 factions (immutable after build)."""
 
-    __slots__ = ("_hero", "_leader", "_rank", "factions", "heroes", "leaders")
+    __slots__ = (
+        "_hero",
+        "_leader",
+        "_rank",
+        "card_factions",
+        "factions",
+        "hero_factions",
+        "heroes",
+        "leaders",
+        "ranks",
+        "strengths",
+    )
 
     def __init__(
         self,
@@ -79,6 +91,14 @@ class Cards:
         self._hero: dict[str, Hero] = {h.id: h for h in heroes}
         self._leader: dict[str, Leader] = {ld.id: ld for ld in leaders}
         self._rank: dict[str, int] = {h.id: i for i, h in enumerate(heroes)}
+        # Read-only tables for code that looks up many heroes in a row (the bot).
+        self.strengths: Mapping[str, int] = MappingProxyType({h.id: h.strength for h in heroes})
+        self.hero_factions: Mapping[str, str] = MappingProxyType({h.id: h.faction for h in heroes})
+        self.ranks: Mapping[str, int] = MappingProxyType(self._rank)
+        self.card_factions: Mapping[str, str] = MappingProxyType(
+            {**self.hero_factions, **{ld.id: ld.faction for ld in leaders}}
+        )
+        """The faction of every hero and leader (what :meth:`faction` answers)."""
 
     # -- lookups ---------------------------------------------------------------------------
     def is_hero(self, card: object) -> bool:

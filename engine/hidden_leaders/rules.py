@@ -17,6 +17,7 @@ from engine.core import (
     Step,
     check_options,
 )
+from engine.hidden_leaders.bot import choose_place, choose_take
 from engine.hidden_leaders.cards import (
     FACTIONS,
     HAND_DEAL,
@@ -87,6 +88,8 @@ class HiddenLeadersRules(GameDefaults):
     def __init__(self, cards: Cards | None = None) -> None:
         self.cards = cards or default_cards()
         self._latest_score: tuple[HLState, Score] | None = None
+        # A slot holding a hero returned face up (L3.2), one per hero: slots are frozen.
+        self._returned_slots = {h.id: Slot(hero=h.id, face_up=True) for h in self.cards.heroes}
         # Each hero's two faces as a view shows them (L1.4), built once: views copy them.
         self._faces: dict[tuple[str, bool], JSON] = {}
         for hero in self.cards.heroes:
@@ -224,7 +227,7 @@ class HiddenLeadersRules(GameDefaults):
             taken_public.append(
                 TakenSlot(
                     slot=slot_id,
-                    faction=self.cards.faction(slot.hero),
+                    faction=self.cards.hero_factions[slot.hero],
                     card=slot.hero if slot.face_up else None,
                 )
             )
@@ -281,7 +284,7 @@ class HiddenLeadersRules(GameDefaults):
         rows = list(state.rows)  # one new tuple of rows per resolution, not one per slot
         for slot_id, card in order.returns:
             hand.remove(card)
-            rows[SLOT_INDEX[slot_id]] = Slot(hero=card, face_up=True)
+            rows[SLOT_INDEX[slot_id]] = self._returned_slots[card]
         hand.remove(order.card)
         councils = list(state.councils)
         block_faction: str | None = None
@@ -407,21 +410,12 @@ class HiddenLeadersRules(GameDefaults):
             "councils": {
                 ROWS[p]: [self.cards.hero_json(c) for c in state.councils[p]] for p in (0, 1)
             },
-            "rows": {
-                row: [
-                    self._slot_json(state, SLOTS[r * SLOTS_PER_ROW + i], None, reveal=True)
-                    for i in range(SLOTS_PER_ROW)
-                ]
-                for r, row in enumerate(ROWS)
-            },
+            "rows": self._rows_json(state, None, reveal=True),
         }
 
     # -- views (L10) -----------------------------------------------------------------------
     def _card_face(self, card: str, face_up: bool) -> JSON:
         return dict(self._faces[card, face_up])
-
-    def _slot_json(self, state: HLState, slot_id: str, seat: int | None, reveal: bool) -> JSON:
-        return self._slot_view(slot_id, state.slot(slot_id), seat, reveal, state.step == STEP_TAKE)
 
     def _slot_view(
         self, slot_id: str, slot: Slot, seat: int | None, reveal: bool, taking: bool
@@ -585,32 +579,26 @@ class HiddenLeadersRules(GameDefaults):
 
     # -- bots ------------------------------------------------------------------------------
     def bot_order(self, state: HLState, seat: int, style: str = "default") -> JSON:
-        from engine.hidden_leaders.bot import bot_order_from_view
-
+        """The L11 bot's order, from the facts of ``view(state, seat)`` it reads: during a
+        TAKE the takeable slots and their face-up heroes, during a RETURN+PLACE the hand,
+        the factions of the leader and council, and the open slots."""
         if style not in self.info.bot_styles:
             raise ValueError(f"Unknown bot style {style!r}.")
         if not self._decides(state, seat):
             raise NotYourTurn()
-        return bot_order_from_view(self._bot_view(state, seat), self.cards)
-
-    def _bot_view(self, state: HLState, seat: int) -> JSON:
-        """The parts of ``view(state, seat)`` the L11 bot reads, built by the same code:
-        the bot sees exactly what the seat's player sees, without the parts it ignores
-        (faction counts, the last action, the catalogue; the rows when it places, its
-        hand and council when it takes)."""
         if state.step == STEP_TAKE:
-            return {
-                "seat": seat,
-                "step": state.step,
-                "rows": self._rows_json(state, seat, self._revealed(state)),
-                "me": {"seat": seat},
-            }
-        return {
-            "seat": seat,
-            "step": state.step,
-            "open_slots": list(state.open_slots),
-            "me": self._me_json(state, seat),
-        }
+            takeable = [
+                (slot_id, slot.hero if slot.face_up else None)
+                for slot_id, slot in zip(SLOTS, state.rows, strict=True)
+                if slot.hero is not None and slot.blocker is None
+            ]
+            return choose_take(seat, takeable, self.cards)
+        factions = self.cards.hero_factions
+        present = {self.cards.leader(state.leaders[seat]).faction}
+        present.update(factions[card] for card in state.councils[seat])
+        return choose_place(
+            seat, list(state.hands[seat]), present, list(state.open_slots), self.cards
+        )
 
     def random_order(self, state: HLState, seat: int, rng: Rng) -> JSON:
         prompt = self.prompt(state, seat)

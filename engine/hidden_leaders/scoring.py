@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -153,25 +153,24 @@ def score_position(
     armies: tuple[list[str], list[str]] = ([], [])
     discard: list[str] = []
     steps: list[FactionScore] = []
+    faction = cat.card_factions  # what cat.faction answers, for heroes and leaders alike
+    strength_of = cat.strengths
+    # Each row's and each council's heroes by faction, in their order: one look at each card.
+    row_heroes = _by_faction(row_cards, faction)
+    council_heroes = _by_faction(councils, faction)
     for fac in FACTIONS:
         council_strength = tuple(
-            sum(cat.strength(h) for h in councils[p] if cat.faction(h) == fac) for p in (0, 1)
+            sum(strength_of[h] for h in council_heroes[p][fac]) for p in (0, 1)
         )
         leader_value = tuple(
-            cat.leader(leaders[p]).value if cat.faction(leaders[p]) == fac else 0 for p in (0, 1)
+            cat.leader(leaders[p]).value if faction[leaders[p]] == fac else 0 for p in (0, 1)
         )
-        presence = tuple(
-            cat.faction(leaders[p]) == fac or any(cat.faction(h) == fac for h in councils[p])
-            for p in (0, 1)
-        )
+        presence = tuple(faction[leaders[p]] == fac or bool(council_heroes[p][fac]) for p in (0, 1))
         inf = (
             council_strength[0] + leader_value[0],
             council_strength[1] + leader_value[1],
         )
-        in_row = (
-            tuple(c for c in row_cards[0] if cat.faction(c) == fac),
-            tuple(c for c in row_cards[1] if cat.faction(c) == fac),
-        )
+        in_row = (tuple(row_heroes[0][fac]), tuple(row_heroes[1][fac]))
         get: list[tuple[str, ...]] = [in_row[0], in_row[1]]
         winner: int | None = None
         big: int | None = None
@@ -211,7 +210,7 @@ def score_position(
                 discarded=tuple(dropped),
             )
         )
-    strength = (sum(cat.strength(c) for c in armies[0]), sum(cat.strength(c) for c in armies[1]))
+    strength = (sum(strength_of[c] for c in armies[0]), sum(strength_of[c] for c in armies[1]))
     heroes = (len(armies[0]), len(armies[1]))
     if (strength[0], heroes[0]) > (strength[1], heroes[1]):
         result = RESULT_A
@@ -227,6 +226,19 @@ def score_position(
         heroes=heroes,
         result=result,
     )
+
+
+def _by_faction(
+    cards_of_seat: Sequence[Sequence[str]], faction: Mapping[str, str]
+) -> list[dict[str, list[str]]]:
+    """Per seat, its cards by faction (every faction present, possibly empty), in order."""
+    grouped: list[dict[str, list[str]]] = []
+    for cards in cards_of_seat:
+        by_faction: dict[str, list[str]] = {fac: [] for fac in FACTIONS}
+        for card in cards:
+            by_faction[faction[card]].append(card)
+        grouped.append(by_faction)
+    return grouped
 
 
 _SLOT_PREFIX = re.compile(r"^[AB][1-7]\s+")

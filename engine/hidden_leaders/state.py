@@ -226,12 +226,18 @@ class HLState:
     def evolve(self, **changes: Any) -> HLState:
         """A copy with ``changes``: what ``dataclasses.replace`` does, without its per-call
         look over the fields' metadata (every order and resolution makes one)."""
-        values = dict(zip(_STATE_FIELDS, _read_fields(self), strict=True))
-        values.update(changes)
-        return HLState(**values)
+        values = list(_read_fields(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return HLState(*values)
 
     def takeable_slots(self) -> list[str]:
-        return [sid for sid, s in zip(SLOTS, self.rows, strict=True) if s.takeable]
+        """The slots whose hero may be taken (L3.1, what ``Slot.takeable`` says)."""
+        return [
+            sid
+            for sid, s in zip(SLOTS, self.rows, strict=True)
+            if s.hero is not None and s.blocker is None
+        ]
 
     def block_targets(self) -> list[str]:
         """Slots a block may target this turn (L4.3): every slot without a blocking hero,
@@ -301,6 +307,7 @@ class HLState:
 
 _STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(HLState))
 _read_fields = attrgetter(*_STATE_FIELDS)
+_FIELD_INDEX: dict[str, int] = {name: index for index, name in enumerate(_STATE_FIELDS)}
 
 __all__ = [
     "STEPS",

@@ -4,8 +4,8 @@ Y, R, B, P, G, then by the lower legion number, then by the prompt's option orde
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from engine.core import JSON
@@ -31,18 +31,25 @@ games (engine/legions/README.md): any swing of 4 played K1 more and scored less.
 PEEK_ESTIMATE = 2  # what an unseen hero from the deck is expected to be worth
 
 
-@dataclass
+@dataclass(slots=True)
 class Board:
-    """The parts of a seat's view the bot reasons about."""
+    """The parts of a seat's view the bot reasons about. Legions are named by id; their
+    faces are in ``cards``. The bot only reads a board, so a board may share its lists."""
 
     me: int
     opponent: int
     order: list[str]
-    mine: dict[str, list[JSON]]
-    theirs: dict[str, list[JSON]]
-    my_routed: dict[str, list[JSON]]
-    tokens: dict[str, int | None]
-    token_vp: dict[str, int]
+    mine: Mapping[str, list[str]]
+    """The bot's face-up legions by location."""
+    theirs: Mapping[str, list[str]]
+    """The opponent's face-up legions by location."""
+    my_routed: Mapping[str, list[str]]
+    """The bot's own routed legions by location (G15: only their owner sees them)."""
+    cards: Mapping[str, JSON] = field(compare=False)
+    """The face (JSON) of each legion named above, by id: at least those; the printed
+    faces are public, so a board may hold the whole catalogue."""
+    tokens: Mapping[str, int | None]
+    token_vp: Mapping[str, int]
     hero_row: list[JSON]
     hero_deck_count: int
     hand: list[JSON]
@@ -58,13 +65,21 @@ class Board:
         me = view["me"]["seat"]
         opponent = 1 - me
         order = [loc["id"] for loc in view["locations"]]
+        cards: dict[str, JSON] = {}
+
+        def ids(faces: list[JSON]) -> list[str]:
+            for card in faces:
+                cards[card["id"]] = card
+            return [card["id"] for card in faces]
+
         return Board(
             me=me,
             opponent=opponent,
             order=order,
-            mine={loc["id"]: loc["sides"][me]["face_up"] for loc in view["locations"]},
-            theirs={loc["id"]: loc["sides"][opponent]["face_up"] for loc in view["locations"]},
-            my_routed=view["me"]["routed"],
+            mine={loc["id"]: ids(loc["sides"][me]["face_up"]) for loc in view["locations"]},
+            theirs={loc["id"]: ids(loc["sides"][opponent]["face_up"]) for loc in view["locations"]},
+            my_routed={loc: ids(faces) for loc, faces in view["me"]["routed"].items()},
+            cards=cards,
             tokens={loc["id"]: loc["token"] for loc in view["locations"]},
             token_vp={loc["id"]: int(loc["token_vp"]) for loc in view["locations"]},
             hero_row=view["hero_row"],
@@ -180,8 +195,7 @@ class Board:
         collected = routed_there if self.tokens["G"] == self.me else min(1, routed_there)
         mine_after = len(self.mine[loc]) + 1 + collected
         value = collected
-        covered = all((self.mine[other] or other == loc) for other in self.order)
-        if self.recruitable(loc, mine_after) or (covered and self.hero_row):
+        if self.recruitable(loc, mine_after) or (self.hero_row and self._covered_with(loc)):
             value += RECRUIT_BONUS
         if mine_after > len(self.theirs[loc]) and self.tokens[loc] != self.me:
             value += LEAD_BONUS
@@ -189,12 +203,23 @@ class Board:
                 value += KEY_LOCATION_BONUS
         return value
 
+    def _covered_with(self, loc: str) -> bool:
+        """Whether a legion placed at ``loc`` leaves the bot a legion at every location."""
+        mine = self.mine
+        return all(mine[other] or other == loc for other in self.order)
+
     def best_place(self, card: JSON) -> tuple[int, str]:
-        """The best location for a card (its own colour, or any for white) and its value."""
-        locations = self.order if card["location"] is None else [card["location"]]
-        scored = [(self.place_value(card, loc), -self.loc_rank(loc), loc) for loc in locations]
-        value, _, loc = max(scored)
-        return value, loc
+        """The best location for a card (its own colour, or any for white) and its value;
+        on equal values the location first in order Y, R, B, P, G."""
+        own = card["location"]
+        if own is not None:
+            return self.place_value(card, own), own
+        best_value, best_loc = -1, self.order[0]
+        for loc in self.order:
+            value = self.place_value(card, loc)
+            if value > best_value:
+                best_value, best_loc = value, loc
+        return best_value, best_loc
 
 
 class _Ordered(Protocol):
@@ -219,27 +244,22 @@ def _best(options: Sequence[_Option], key: Callable[[_Option], _Key]) -> _Option
 
 
 def choose_order(view: JSON, prompt: JSON) -> JSON:
-    board = Board.from_view(view)
+    """The bot's order for the seat whose view this is, one of the prompt's own orders."""
+    return choose_on_board(Board.from_view(view), prompt)
+
+
+def choose_on_board(board: Board, prompt: JSON) -> JSON:
+    """The bot's order from the parts of its view it reasons about: the same order as
+    :func:`choose_order` on the view those parts come from. The board's card and hero
+    JSON is only read, so the rules may hand it their shared copies."""
     options: list[JSON] = prompt["options"]
-    kind = prompt["kind"]
-    stratagem = _stratagem_choice(board, view, prompt)
-    if stratagem is not None:
-        return dict(stratagem["order"])
-    plain = [o for o in options if not o.get("stratagem")]
-    chooser = {
-        "seal": _choose_seal,
-        "place": _choose_place,
-        "collect": _choose_collect,
-        "recruit": _choose_recruit,
-        "peek": _choose_peek,
-        "under": _choose_under,
-        "power": _choose_power,
-        "arrange": lambda b, p, o: o[0],
-        "take": _choose_take,
-        "attack": _choose_attack,
-        "shield": _choose_shield,
-    }[kind]
-    return dict(chooser(board, prompt, plain)["order"])
+    uses = [o for o in options if o.get("stratagem")]
+    if uses:
+        stratagem = _stratagem_choice(board, prompt, uses)
+        if stratagem is not None:
+            return dict(stratagem["order"])
+        options = [o for o in options if not o.get("stratagem")]
+    return dict(_CHOOSERS[prompt["kind"]](board, prompt, options)["order"])
 
 
 # G16.1 ---------------------------------------------------------------------------------
@@ -275,16 +295,18 @@ def _choose_collect(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
 def _hero_score(board: Board, hero: JSON) -> int:
     score = board.hero_worth(hero)
     power = hero["power"]
-    most_theirs = max(len(v) for v in board.theirs.values())
-    most_routed = max(len(v) for v in board.my_routed.values())
-    all_routed = sum(len(v) for v in board.my_routed.values())
-    bonus = {
-        "take_token": hero["token"] is not None and board.tokens[hero["token"]] != board.me,
-        "rout_location": most_theirs >= 2,
-        "flip_location": most_routed >= 2,
-        "flip_all": all_routed >= 2,
-    }
-    if bonus.get(power or "", False):
+    # +1 when the power has a worthwhile use now.
+    if power == "take_token":
+        bonus = hero["token"] is not None and board.tokens[hero["token"]] != board.me
+    elif power == "rout_location":
+        bonus = max(len(v) for v in board.theirs.values()) >= 2
+    elif power == "flip_location":
+        bonus = max(len(v) for v in board.my_routed.values()) >= 2
+    elif power == "flip_all":
+        bonus = sum(len(v) for v in board.my_routed.values()) >= 2
+    else:
+        bonus = False
+    if bonus:
         score += 1
     return score
 
@@ -312,8 +334,8 @@ def _choose_peek(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
 def _choose_under(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
     cards: dict[str, tuple[JSON, str]] = {}
     for loc in board.order:
-        for card in board.mine[loc]:
-            cards[card["id"]] = (card, loc)
+        for card_id in board.mine[loc]:
+            cards[card_id] = (board.cards[card_id], loc)
 
     def key(option: JSON) -> tuple[int, int, int]:
         pair = option["order"]["legions"]
@@ -341,7 +363,7 @@ def _choose_power(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
     if power == "rout_location":
         return _best(usable, lambda o: _rout_key(board, o["order"]["location"]))
     if power == "rout_one":
-        where = {c["id"]: loc for loc in board.order for c in board.theirs[loc]}
+        where = {c: loc for loc in board.order for c in board.theirs[loc]}
         return _best(usable, lambda o: _rout_key(board, where[o["order"]["legion"]]))
     if power == "flip_location":
         return _best(
@@ -389,7 +411,7 @@ def _choose_move(board: Board, usable: list[JSON], skip: JSON) -> JSON:
     tied = [loc for loc in board.order if leads[loc] == 0 and loc != source]
     if not tied:
         return skip  # G16.4 names no other target
-    moving = {c["id"] for c in board.mine[source]}
+    moving = set(board.mine[source])
     for option in usable:
         if option["order"]["legion"] in moving and option["order"]["location"] == tied[0]:
             return option
@@ -402,16 +424,17 @@ def _choose_move(board: Board, usable: list[JSON], skip: JSON) -> JSON:
 def _choose_take(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
     row = [o.get("card") for o in options]  # None = the face-down card
     leader = board.leader == board.me
+    # What each card would do as the leftover: rout the bot's legions (the bot leads and
+    # the second player attacks with it) or the opponent's (the bot attacks with it).
+    routs = board.threat if leader else board.opponent_hits
+    hits = [routs(c) for c in row]
 
     def key(index_option: tuple[int, JSON]) -> tuple[int, int]:
         index, _ = index_option
         card = row[index]
         worth = HIDDEN_WORTH if card is None else board.worth(card)
-        rest = [c for i, c in enumerate(row) if i != index]
-        if leader:
-            value = worth - max((board.threat(c) for c in rest), default=0)
-        else:
-            value = worth + (board.opponent_hits(rest[0]) if rest else 0)
+        rest = [hits[i] for i in range(len(row)) if i != index]
+        value = worth - max(rest, default=0) if leader else worth + (rest[0] if rest else 0)
         number = 99 if card is None else card["number"]
         return value, -number
 
@@ -429,11 +452,9 @@ def _choose_shield(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
 # G16.7 ---------------------------------------------------------------------------------
 
 
-def _stratagem_choice(board: Board, view: JSON, prompt: JSON) -> JSON | None:
-    """Keep the stratagem (2 VP) unless one of G16.7's conditions holds now."""
-    uses = [o for o in prompt["options"] if o.get("stratagem")]
-    if not uses:
-        return None
+def _stratagem_choice(board: Board, prompt: JSON, uses: list[JSON]) -> JSON | None:
+    """Keep the stratagem (2 VP) unless one of G16.7's conditions holds now; ``uses`` are
+    the prompt's stratagem options (at least one)."""
     sid = uses[0]["order"]["stratagem"]
     gain = 0  # the VP-like value of using it now, for the last-turn rule
     choice: JSON | None = None
@@ -509,5 +530,25 @@ def _summons_value(board: Board) -> int:
             hero_value = PEEK_ESTIMATE
         if not heroes and not board.hero_deck_count:
             continue
-        best = max(best, hero_value + sum(board.worth(c) for c in board.mine[loc]))
+        best = max(best, hero_value + sum(board.worth(board.cards[c]) for c in board.mine[loc]))
     return best
+
+
+def _choose_first(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
+    return options[0]
+
+
+_CHOOSERS: dict[str, Callable[[Board, JSON, list[JSON]], JSON]] = {
+    "seal": _choose_seal,
+    "place": _choose_place,
+    "collect": _choose_collect,
+    "recruit": _choose_recruit,
+    "peek": _choose_peek,
+    "under": _choose_under,
+    "power": _choose_power,
+    "arrange": _choose_first,
+    "take": _choose_take,
+    "attack": _choose_attack,
+    "shield": _choose_shield,
+}
+"""The G16 choice for each kind of prompt, among its options without the stratagem."""

@@ -16,8 +16,7 @@ back, so a phone renders one big button per option and a bot picks one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 from itertools import combinations, permutations
 from typing import Any
 
@@ -34,6 +33,7 @@ from engine.core import (
     check_flat_order,
     check_options,
 )
+from engine.legions.bot import Board, choose_on_board
 from engine.legions.content import KING, NECRO, Content, load_content
 from engine.legions.state import (
     LEADERSHIP,
@@ -48,6 +48,8 @@ from engine.legions.state import (
     clone,
     state_from_json,
     state_to_json,
+    with_pending,
+    with_sealed,
 )
 from engine.tournament import alternate_first_player
 
@@ -186,6 +188,30 @@ class LegionsRules(GameDefaults):
         self._location_jsons: dict[str, JSON] = {
             loc: self._build_location_json(loc) for loc in self.order
         }
+        # What the banner count (G11.2) looks up, many times a turn.
+        self._banner_heroes = frozenset(h.id for h in self.content.heroes.values() if h.banner)
+        self._banner_legions = frozenset(c.id for c in self.content.legions.values() if c.banner)
+        self._banner_token_locations = tuple(
+            loc for loc in self.order if self.content.locations[loc].token_banner
+        )
+        self._token_vps = {loc: self.content.locations[loc].token_vp for loc in self.order}
+        self._order_list = list(self.order)
+        self._number = {card.id: card.number for card in self.content.legions.values()}
+        self._effect_locations: dict[str, str] = {}
+        for location in self.content.locations.values():
+            self._effect_locations.setdefault(location.effect, location.id)
+        self._stage_handlers: dict[str, Callable[[LegionsState, int, JSON, list[Event]], None]] = {
+            "place": self._do_place,
+            "collect": self._do_collect,
+            "recruit": self._do_recruit,
+            "peek": self._do_choose_peeked,
+            "under": self._do_under,
+            "power": self._do_power,
+            "arrange": self._do_arrange,
+            "take": self._do_take,
+            "attack": self._do_attack_choice,
+            "shield": self._do_shield,
+        }
 
     # ------------------------------------------------------------------ protocol: setup
 
@@ -260,18 +286,24 @@ class LegionsRules(GameDefaults):
     # ------------------------------------------------------------------ protocol: orders
 
     def prompt(self, state: LegionsState, seat: int) -> JSON | None:
-        # The seat's driver, its bot and the sealing check all ask for the same prompt of
-        # the same state in a row: the latest state's prompts are kept (states are never
-        # changed once returned, see ``clone``) and each caller gets its own shallow copy.
+        prompt = self._kept_prompt(state, seat)
+        return None if prompt is None else dict(prompt)
+
+    def _kept_prompt(self, state: LegionsState, seat: int) -> JSON | None:
+        """The seat's prompt, shared: only for the rules' own reading (``submit``, the bot).
+
+        The seat's driver, its bot and the sealing check all ask for the same prompt of
+        the same state in a row: the latest state's prompts are kept (states are never
+        changed once returned, see ``clone``) and each caller of :meth:`prompt` gets its
+        own shallow copy."""
         latest = self._latest_prompts
         if latest is None or latest[0] is not state:
             latest = self._latest_prompts = (state, {})
         prompts = latest[1]
         if seat in prompts:
-            prompt = prompts[seat]
-        else:
-            prompt = prompts[seat] = self._build_prompt(state, seat)
-        return None if prompt is None else dict(prompt)
+            return prompts[seat]
+        prompt = prompts[seat] = self._build_prompt(state, seat)
+        return prompt
 
     def _build_prompt(self, state: LegionsState, seat: int) -> JSON | None:
         if state.phase == OVER or seat not in (0, 1):
@@ -299,7 +331,7 @@ class LegionsRules(GameDefaults):
         return self._stage_prompt(state, stage)
 
     def submit(self, state: LegionsState, seat: int, order: Mapping[str, Any]) -> LegionsState:
-        prompt = self.prompt(state, seat)
+        prompt = self._kept_prompt(state, seat)
         if prompt is None:
             raise NotYourTurn(self._not_your_turn_message(state, seat))
         # Issue 13.2: past this line every value is a short name, a number, null or a list
@@ -311,12 +343,8 @@ class LegionsRules(GameDefaults):
         if state.phase != LEADERSHIP:
             # Only the pending order changes: the new state shares the rest with the old one,
             # which is safe because every change the rules make starts from ``clone``.
-            return replace(state, pending=matched)
-        new = clone(state)
-        player = new.players[seat]
-        player.hand.remove(matched["legion"])
-        player.sealed = matched["legion"]
-        return new
+            return with_pending(state, matched)
+        return with_sealed(state, seat, matched["legion"])
 
     def ready(self, state: LegionsState) -> bool:
         if state.phase == LEADERSHIP:
@@ -375,13 +403,13 @@ class LegionsRules(GameDefaults):
         """The resolution both :meth:`resolve` and :meth:`resolve_steps` run."""
         if not self.ready(state):
             raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
-        new = clone(state)
+        new = clone(state, keep_pending=False)
         if new.phase == LEADERSHIP:
             self._reveal(new, events)
         else:
-            order = new.pending
+            # The order is only read while it is played out, never changed: no copy.
+            order = state.pending
             assert order is not None
-            new.pending = None
             self._apply(new, order, events)
         return new
 
@@ -400,12 +428,10 @@ class LegionsRules(GameDefaults):
         return state_from_json(dict(raw))
 
     def bot_order(self, state: LegionsState, seat: int, style: str = "default") -> JSON:
-        from engine.legions.bot import choose_order
-
-        prompt = self.prompt(state, seat)
+        prompt = self._kept_prompt(state, seat)
         if prompt is None:
             raise NotYourTurn(self._not_your_turn_message(state, seat))
-        return choose_order(self._bot_view(state, seat), prompt)
+        return choose_on_board(self._bot_board(state, seat), prompt)
 
     def random_order(self, state: LegionsState, seat: int, rng: Rng) -> JSON:
         prompt = self.prompt(state, seat)
@@ -417,16 +443,19 @@ class LegionsRules(GameDefaults):
 
     def banners(self, state: LegionsState, seat: int) -> int:
         """G11.2: banner legions under heroes, banner heroes, the blue token."""
-        player = state.players[seat]
-        count = sum(1 for h in player.heroes if self.content.heroes[h.hero].banner)
-        count += sum(
-            1 for h in player.heroes for card in h.legions if self.content.legions[card].banner
-        )
-        count += sum(
-            1
-            for loc, holder in state.tokens.items()
-            if holder == seat and self.content.locations[loc].token_banner
-        )
+        banner_heroes = self._banner_heroes
+        banner_legions = self._banner_legions
+        count = 0
+        for recruited in state.players[seat].heroes:
+            if recruited.hero in banner_heroes:
+                count += 1
+            for card in recruited.legions:
+                if card in banner_legions:
+                    count += 1
+        tokens = state.tokens
+        for loc in self._banner_token_locations:
+            if tokens[loc] == seat:
+                count += 1
         return count
 
     def score_breakdown(self, state: LegionsState, seat: int) -> JSON:
@@ -505,25 +534,35 @@ class LegionsRules(GameDefaults):
             "recruited": list(state.flags.recruited),
         }
 
-    def _bot_view(self, state: LegionsState, seat: int) -> JSON:
-        """The parts of ``view(state, seat)`` the G16 bot reads, built by the same code: the
-        bot sees exactly what the seat's player sees, without the parts it ignores (the
-        players' summaries and scores, the legion row, its stratagem's text and notes)."""
-        player = state.players[seat]
-        return {
-            "last_turn": state.flags.deck_at_start < 2,
-            "leader": state.leader,
-            "locations": [self._location_view(state, loc) for loc in self.order],
-            "hero_row": [self._hero_json(h) for h in state.hero_row],
-            "hero_deck_count": len(state.hero_deck),
-            "turn_effects": self._turn_effects_json(state),
-            "banners": [self.banners(state, s) for s in (0, 1)],
-            "me": {
-                "seat": seat,
-                "hand": self._hand_json(player),
-                "routed": self._routed_json(player),
-            },
-        }
+    def _bot_board(self, state: LegionsState, seat: int) -> Board:
+        """What :meth:`Board.from_view` reads of ``view(state, seat)``, taken straight from
+        the state: the same public facts and the seat's own hand and routed legions. The
+        bot only reads a board, so it shares the state's lists and the JSON built once."""
+        cards = self._card_jsons
+        heroes = self._hero_jsons
+        mine = state.players[seat]
+        theirs = state.players[1 - seat]
+        flags = state.flags
+        return Board(
+            me=seat,
+            opponent=1 - seat,
+            order=self._order_list,
+            mine=mine.face_up,
+            theirs=theirs.face_up,
+            my_routed=mine.routed,
+            cards=cards,
+            tokens=state.tokens,
+            token_vp=self._token_vps,
+            hero_row=[heroes[h] for h in state.hero_row],
+            hero_deck_count=len(state.hero_deck),
+            hand=[cards[c] for c in self._by_number(mine.hand)],
+            banners=self.banners(state, seat),
+            opponent_banners=self.banners(state, 1 - seat),
+            leader=state.leader,
+            last_turn=flags.deck_at_start < 2,
+            placed_at=flags.placed_at[seat],
+            shield_wall=flags.shield_wall,
+        )
 
     def _hand_json(self, player: PlayerState) -> list[JSON]:
         return [self._card_json(c) for c in self._by_number(player.hand)]
@@ -679,10 +718,12 @@ class LegionsRules(GameDefaults):
         return self.content.locations[loc].name
 
     def _location_of_effect(self, effect: str) -> str:
-        return next(loc.id for loc in self.content.locations.values() if loc.effect == effect)
+        return self._effect_locations[effect]
 
     def _by_number(self, cards: list[str]) -> list[str]:
-        return sorted(cards, key=lambda c: self.content.legions[c].number)
+        if len(cards) < 2:  # most piles hold one legion or none: nothing to sort
+            return list(cards)
+        return sorted(cards, key=self._number.__getitem__)
 
     @staticmethod
     def _option(label: str, order: JSON, **extra: Any) -> JSON:
@@ -1062,6 +1103,12 @@ class LegionsRules(GameDefaults):
         return canonical
 
     def _match(self, prompt: JSON, order: Mapping[str, Any]) -> JSON | None:
+        if "legions" not in order:
+            # Only a list of legions has an order that does not matter (G8.3).
+            for option in prompt["options"]:
+                if option["order"] == order:
+                    return dict(option["order"])
+            return None
         wanted = self._canonical(order)
         for option in prompt["options"]:
             if self._canonical(option["order"]) == wanted:
@@ -1202,19 +1249,7 @@ class LegionsRules(GameDefaults):
             if stage.kind == "recruit":
                 self._enter_recruit(state, seat)  # K2 or N1 may open (or close) routes
             return
-        handler = {
-            "place": self._do_place,
-            "collect": self._do_collect,
-            "recruit": self._do_recruit,
-            "peek": self._do_choose_peeked,
-            "under": self._do_under,
-            "power": self._do_power,
-            "arrange": self._do_arrange,
-            "take": self._do_take,
-            "attack": self._do_attack_choice,
-            "shield": self._do_shield,
-        }[stage.kind]
-        handler(state, seat, order, events)
+        self._stage_handlers[stage.kind](state, seat, order, events)
 
     # G5.1 / G6.1 -----------------------------------------------------------------------
 
@@ -1271,7 +1306,7 @@ class LegionsRules(GameDefaults):
         Only public facts decide whether this step is shown (the board sees the current
         step): never which stratagem it is or whether it has a target, which would leak
         the stratagem's identity. So an unused stratagem always opens this window."""
-        if self._recruit_options(state, seat) or not state.players[seat].stratagem_used:
+        if not state.players[seat].stratagem_used or self._recruit_options(state, seat):
             state.stage = Stage(seat, "recruit")
         else:
             self._enter_take(state, seat)

@@ -3,7 +3,8 @@
 Public functions of the rules never mutate a state they were given: they work on
 :func:`clone` and return the copy, so every state a caller holds stays valid. Callers do
 not change states either: the rules keep the prompts of the latest state they were asked
-about, and ``submit`` returns a state that shares all but its pending order with the old.
+about, and ``submit`` returns a state that shares all but its pending order (or the
+sealing seat's hand) with the old.
 """
 
 from __future__ import annotations
@@ -115,49 +116,119 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
-def clone(state: LegionsState) -> LegionsState:
-    """An independent copy: changing it never changes ``state``."""
+def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
+    """An independent copy: changing it never changes ``state``. Without ``keep_pending``
+    the copy has no pending order (a resolution takes it out of the state it plays).
+
+    Every resolution starts from one, so it is written out field by field, positionally
+    (the fields' order in the dataclasses above, which a test checks), copying lists by
+    slicing."""
+    flags = state.flags
+    stage = state.stage
     return LegionsState(
-        rng=state.rng,
-        turn=state.turn,
-        phase=state.phase,
-        players=[
-            PlayerState(
-                side=p.side,
-                hand=list(p.hand),
-                stratagem=p.stratagem,
-                stratagem_used=p.stratagem_used,
-                face_up={loc: list(cards) for loc, cards in p.face_up.items()},
-                routed={loc: list(cards) for loc, cards in p.routed.items()},
-                heroes=[RecruitedHero(h.hero, list(h.legions)) for h in p.heroes],
-                sealed=p.sealed,
-                revealed=p.revealed,
-                notes=_copy_json(p.notes),
-            )
-            for p in state.players
-        ],
-        tokens=dict(state.tokens),
-        legion_row=[RowSlot(slot.card, slot.face_up) for slot in state.legion_row],
-        legion_deck=list(state.legion_deck),
-        hero_row=list(state.hero_row),
-        hero_deck=list(state.hero_deck),
-        flags=TurnFlags(
-            deck_at_start=state.flags.deck_at_start,
-            placed_at=list(state.flags.placed_at),
-            recruited=list(state.flags.recruited),
-            shield_wall=state.flags.shield_wall,
-            royal_summons=state.flags.royal_summons,
-            royal_decree=state.flags.royal_decree,
+        state.rng,
+        state.turn,
+        state.phase,
+        [_clone_player(p) for p in state.players],
+        state.tokens.copy(),
+        [RowSlot(slot.card, slot.face_up) for slot in state.legion_row],
+        state.legion_deck[:],
+        state.hero_row[:],
+        state.hero_deck[:],
+        TurnFlags(
+            flags.deck_at_start,
+            flags.placed_at[:],
+            flags.recruited[:],
+            flags.shield_wall,
+            flags.royal_summons,
+            flags.royal_decree,
         ),
-        deal_first=state.deal_first,
-        leader=state.leader,
-        stage=None
-        if state.stage is None
-        else Stage(state.stage.seat, state.stage.kind, _copy_json(state.stage.data)),
-        pending=_copy_json(state.pending),
-        extra_placements=state.extra_placements,
-        result=_copy_json(state.result),
-        first_leader=state.first_leader,
+        state.deal_first,
+        state.leader,
+        None if stage is None else Stage(stage.seat, stage.kind, _copy_json(stage.data)),
+        None if state.pending is None or not keep_pending else _copy_json(state.pending),
+        state.extra_placements,
+        None if state.result is None else _copy_json(state.result),
+        state.first_leader,
+    )
+
+
+def _clone_player(p: PlayerState) -> PlayerState:
+    return PlayerState(
+        p.side,
+        p.hand[:],
+        p.stratagem,
+        p.stratagem_used,
+        {loc: cards[:] for loc, cards in p.face_up.items()},
+        {loc: cards[:] for loc, cards in p.routed.items()},
+        [RecruitedHero(h.hero, h.legions[:]) for h in p.heroes],
+        p.sealed,
+        p.revealed,
+        [_copy_json(note) for note in p.notes],
+    )
+
+
+def with_pending(state: LegionsState, pending: JSON) -> LegionsState:
+    """``state`` with a submitted order waiting for ``resolve``: a new state sharing every
+    other part with ``state`` (what ``dataclasses.replace`` gives, a few times faster)."""
+    return LegionsState(
+        state.rng,
+        state.turn,
+        state.phase,
+        state.players,
+        state.tokens,
+        state.legion_row,
+        state.legion_deck,
+        state.hero_row,
+        state.hero_deck,
+        state.flags,
+        state.deal_first,
+        state.leader,
+        state.stage,
+        pending,
+        state.extra_placements,
+        state.result,
+        state.first_leader,
+    )
+
+
+def with_sealed(state: LegionsState, seat: int, legion: str) -> LegionsState:
+    """``state`` after ``seat`` sealed ``legion`` from its hand (G4.1): a new state with a
+    new hand and a new player for that seat, sharing every other part with ``state``."""
+    old = state.players[seat]
+    hand = old.hand[:]
+    hand.remove(legion)
+    players = state.players[:]
+    players[seat] = PlayerState(
+        old.side,
+        hand,
+        old.stratagem,
+        old.stratagem_used,
+        old.face_up,
+        old.routed,
+        old.heroes,
+        legion,
+        old.revealed,
+        old.notes,
+    )
+    return LegionsState(
+        state.rng,
+        state.turn,
+        state.phase,
+        players,
+        state.tokens,
+        state.legion_row,
+        state.legion_deck,
+        state.hero_row,
+        state.hero_deck,
+        state.flags,
+        state.deal_first,
+        state.leader,
+        state.stage,
+        state.pending,
+        state.extra_placements,
+        state.result,
+        state.first_leader,
     )
 
 

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from engine.legions import RULES
+from engine.legions.bot import Board, choose_order
 from engine.legions.state import LegionsState
-from tests.engine.kit import bot_picker, play
+from tests.engine.kit import bot_picker, play, random_picker
 from tests.engine.test_legions_support import K, N, act, at_stage, build, seal
 
 
@@ -167,3 +168,27 @@ def test_g16_7_k1_shield_wall_for_a_final_token_only_in_the_last_turn() -> None:
     assert RULES.bot_order(last, K) == SHIELD_WALL
     _after, events = act(last, K, SHIELD_WALL)
     assert [e.data["stratagem"]["id"] for e in events if e.kind == "stratagem"] == ["K1"]
+
+
+@pytest.mark.parametrize("seed", [3, 14])
+def test_g16_bot_decides_from_its_own_view(seed: int) -> None:
+    """The rules hand the bot the parts of ``view(state, seat)`` it reads, straight from
+    the state: the same board and the same order as the bot reading the view itself, in
+    every state of a game between bots and of a game of random orders."""
+    for picker in (bot_picker(RULES), random_picker(RULES, seed)):
+        for state in play(RULES, 2, seed, picker).states:
+            for seat in (0, 1):
+                prompt = RULES.prompt(state, seat)
+                if prompt is None:
+                    continue
+                view = RULES.view(state, seat)
+                board = RULES._bot_board(state, seat)
+                from_view = Board.from_view(view)
+                assert board == from_view
+                assert all(
+                    board.cards[card] == from_view.cards[card]
+                    for faces in (board.mine, board.theirs, board.my_routed)
+                    for cards in faces.values()
+                    for card in cards
+                )
+                assert RULES.bot_order(state, seat) == choose_order(view, prompt)
