@@ -102,14 +102,12 @@ class Hub:
             return None
         return self.service.payloads.seat_payload(live, seat)
 
-    async def send_view(
-        self, live: LiveRoom, connection: Connection, frames: Frames | None = None
-    ) -> None:
+    async def send_view(self, live: LiveRoom, connection: Connection) -> None:
         """The connection's whole view as the room stands now."""
         # Built under the connection's send lock, so two broadcasts racing each other can
         # never deliver an older view after a newer one.
         async with connection.send_lock:
-            await self._send_view(live, connection, frames)
+            await self._send_view(live, connection, None)
 
     async def _send_view(
         self, live: LiveRoom, connection: Connection, frames: Frames | None

@@ -51,9 +51,6 @@ class Store:
         self._waiting: list[_Pending[Any]] = []
         self._committing: asyncio.Task[None] | None = None
         self._closed = False
-        self.batches = 0
-        """Transactions committed so far (units per batch: :attr:`units` / this)."""
-        self.units = 0
 
     async def write(self, unit: Unit[T]) -> T:
         """Run ``unit`` in a transaction; return once it is committed (or raise its error)."""
@@ -100,8 +97,6 @@ class Store:
                 await self._commit([pending])
             return
         session.close()
-        self.batches += 1
-        self.units += len(batch)
         for pending, result in zip(batch, results, strict=True):
             _settle(pending, result, None)
 

@@ -56,17 +56,18 @@ CONNECT_AT_ONCE = 50
 """Websockets opened at the same time; more would only queue in the server's backlog."""
 ROOMS_OPENED_AT_ONCE = 8
 RETRIES_PER_DECISION = 4
+"""Refusals one phone takes for one decision before it gives that decision up."""
 ACK_GRACE = 10.0
+"""Seconds the run waits at its end for orders still without an answer."""
 CLIENT_BUSY_PERCENT = 70.0
 """A client process busier than this may be what holds the figures back."""
-"""Seconds the run waits at its end for orders still without an answer."""
-"""Refusals one phone takes for one decision before it gives that decision up."""
 FRAME_TYPE = re.compile(r'\{\s*"type"\s*:\s*"([A-Za-z_]+)"')
 """The server writes ``type`` first; reading it off the head spares parsing idle frames."""
 NO_PROMPT = ('"prompt": null', '"prompt":null')
 """A view without a decision, told from its text: ``prompt`` is a top-level key only, and
-inside a JSON string its quotes would be escaped. Such views (every step of the board's
-show) need no parsing on a phone that waits for nothing but its next prompt."""
+inside a JSON string its quotes would be escaped. Such views (the first and last step of
+the board's show) need no parsing on a phone that waits for nothing but its next prompt;
+the ``step`` frames between them it does not read at all."""
 
 
 # ------------------------------------------------------------------ orders from prompts

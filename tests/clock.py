@@ -49,12 +49,6 @@ class ManualClock:
         for sleeper in due:
             sleeper.loop.call_soon_threadsafe(_wake, sleeper.future)
 
-    @property
-    def sleepers(self) -> int:
-        """Tasks waiting on this clock now."""
-        with self._lock:
-            return len(self._sleepers)
-
 
 def _wake(future: asyncio.Future[None]) -> None:
     if not future.done():
