@@ -239,10 +239,18 @@ class Hub:
             if connection.seen >= live.changes:
                 return  # it already has the newest view (sent on its own, or by a later change)
             if self._notice_will_do(live, connection, change):
-                if frames.notice is None:
-                    assert change.sealed is not None
-                    frames.notice = dumps(self.service.payloads.seal_notice(live, change.sealed))
-                await self._send(connection, frames.notice)
+                assert change.sealed is not None
+                payloads = self.service.payloads
+                if connection.seat != change.sealed:
+                    if frames.notice is None:
+                        frames.notice = dumps(payloads.seal_notice(live, change.sealed))
+                    notice = frames.notice
+                else:
+                    if frames.own_notice is None:
+                        own = payloads.seal_notice(live, change.sealed, before=change.before)
+                        frames.own_notice = dumps(own)
+                    notice = frames.own_notice
+                await self._send(connection, notice)
                 connection.seen = change.number
                 return
             if self._step_will_do(live, connection, change):
@@ -258,14 +266,15 @@ class Hub:
     @staticmethod
     def _notice_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:
         """Whether a seal notice brings this socket's view up to date: the change is a
-        seal and the newest, the socket had every view before it, it reads JSON (a page
-        redraws its fragment whole) and its own seat is not the one that sealed."""
+        seal and the newest, the socket had every view before it and it reads JSON (a page
+        redraws its fragment whole); the sealer's own socket needs the state before the
+        seal to be told what changed for it."""
         return (
             change.sealed is not None
             and change.number == live.changes
             and connection.seen == change.number - 1
             and connection.format == "json"
-            and connection.seat != change.sealed
+            and (connection.seat != change.sealed or change.before is not None)
         )
 
     @staticmethod
@@ -322,6 +331,8 @@ class Frames:
         default_factory=dict
     )
     notice: str | None = None
+    own_notice: str | None = None
+    """The sealer's own notice (its patch brings its own view on)."""
     steps: dict[tuple[object, ...], str | None] = field(default_factory=dict)
 
 

@@ -372,6 +372,9 @@ class Change:
     boards_only: bool = False
     sealed: int | None = None
     """The room seat that sealed: its own view changed, the others' views did not."""
+    before: Any = None
+    """With ``sealed``: the match's state before the seal, which the sealer's own view is
+    brought on from."""
     show_step: bool = False
     """The board's show went on by one step, and nothing else moved."""
     number: int = 0

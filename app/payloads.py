@@ -32,11 +32,15 @@ class Payloads:
             "step_ms": round(self.step_seconds * 1000),
         }
 
-    def seal_notice(self, live: LiveRoom, position: int) -> JSON:
+    def seal_notice(self, live: LiveRoom, position: int, before: object = None) -> JSON:
         """What the rest of the room hears when a seat seals and nothing else moves: who
         sealed, its commitment, the room's new version and seats to act, and ``patch``, the
         changes to bring a view up to date (RFC 6902 JSON Patch: the room's fields and the
-        game's marks of a sealed seat). Everything else of their views stays as it was."""
+        game's marks of a sealed seat). Everything else of their views stays as it was.
+
+        Given ``before``, the match's state before the seal, it is the sealer's own notice:
+        its patch also sets ``my_commitment`` and its next ``prompt``, and brings its own
+        view on from ``before`` (its sheet may show what it sealed)."""
         match = live.match
         assert match is not None
         mine = [o for o in match.pending_orders() if o.position == position]
@@ -48,8 +52,21 @@ class Payloads:
             {"op": "add", "path": f"/commitments/{position}", "value": commitment},
         ]
         engine_seat = match.engine_seat(position)
-        if engine_seat is not None:
-            for path, value in live.rules.seal_marks(match.state, engine_seat):
+        rules = live.rules
+        if engine_seat is not None and before is not None:
+            patch += [
+                {"op": "replace", "path": "/my_commitment", "value": commitment},
+                {
+                    "op": "replace",
+                    "path": "/prompt",
+                    "value": rules.prompt(match.state, engine_seat),
+                },
+                *json_diff(
+                    rules.view(before, engine_seat), rules.view(match.state, engine_seat), "/view"
+                ),
+            ]
+        elif engine_seat is not None:
+            for path, value in rules.seal_marks(match.state, engine_seat):
                 patch.append({"op": "replace", "path": pointer("view", *path), "value": value})
         return {
             "type": "sealed",

@@ -918,6 +918,7 @@ class RoomService:
         if show and match.show_started_at is not None:
             # The show starts when the room hears of it, not before a slow commit.
             match.show_started_at = self.clock.now()
+        state_before = match.state
         match.state, match.version = state, seq
         moved = set()
         for other_seat, before_prompt in enumerate(prompts_before):
@@ -941,7 +942,7 @@ class RoomService:
         # view but for the game's mark of a sealed seat (the order is secret): the others
         # only hear that this seat has sealed.
         quiet = rules.info.simultaneous and not steps and outcome is None and moved <= {engine_seat}
-        self.changed(live, Change(sealed=seat.position) if quiet else Change())
+        self.changed(live, Change(sealed=seat.position, before=state_before) if quiet else Change())
 
     # ---------------------------------------------------------------- the show
 

@@ -8,7 +8,8 @@ moment within ``--window`` seconds and seals an order read off the prompt. It me
 - last seal → board: from sending the last seal of a round to the board's first frame that
   shows that round resolved (its ``show`` or newest ``history`` round);
 - seal → acknowledgement: from sending an order to the phone's next frame that shows it
-  sealed (``my_commitment`` set, or no prompt any more) or refuses it (an error frame);
+  sealed (its own ``sealed`` notice, or a view with ``my_commitment`` set or no prompt any
+  more) or refuses it (an error frame);
 - server RSS and CPU, client CPU, frames and bytes per kind, refusals and errors.
 
     .venv/bin/python bench/load.py [--rooms R] [--rounds N | --seconds S] [--window W]
@@ -243,6 +244,8 @@ class Phone:
         self.timer: asyncio.TimerHandle | None = None
         self.greeted = False
         """The phone has had its first view since it connected."""
+        self.seat: int | None = None
+        """The phone's room seat, read off its first view with a decision."""
 
     def on_frame(self, kind: str, text: str) -> None:
         if kind == "error":
@@ -253,7 +256,16 @@ class Phone:
                 self._on_idle_view()
             else:
                 self._on_view(json.loads(text))
-        # Anything else (a "sealed" notice about another seat, a pong) changes nothing here.
+        elif (
+            kind == "sealed"
+            and self.sent_at is not None
+            and json.loads(text).get("seat") == self.seat
+        ):
+            # The phone's own seal comes back as a notice (in Heirs it leaves the seat
+            # nothing to decide until the next whole view).
+            self.view = None
+            self._acknowledged()
+        # Anything else (another seat's notice, a step of the show, a pong) changes nothing.
 
     def _on_idle_view(self) -> None:
         """A view with nothing to decide: it acknowledges a sealed order, if one waits."""
@@ -271,6 +283,7 @@ class Phone:
 
     def _on_view(self, view: JSON) -> None:
         self.view = view
+        self.seat = (view.get("you") or {}).get("seat", self.seat)
         if self.sent_at is not None and (
             view.get("my_commitment") is not None or view.get("prompt") is None
         ):

@@ -76,9 +76,15 @@ def test_a_seal_reaches_the_others_as_a_notice_that_brings_their_views_up_to_dat
 
         order = heirs.random_order(current_match(live).state, 1, Rng(7))
         ben.send_json({"type": "order", "order": order, "version": version, "match": 1})
-        ack, _size = frame_of(ben)
-        assert ack["type"] == "view" and ack["version"] == version + 1
+        # Ben's own answer is a notice too: its patch also seals his own sheet.
+        notice, size = frame_of(ben)
+        assert notice["type"] == "sealed" and notice["seat"] == 1, notice
+        assert size <= NOTICE_MAX_BYTES, size
+        ack = patched(views["ben"], notice)
+        assert ack["version"] == version + 1
         assert ack["prompt"] is None and ack["my_commitment"], "Ben's own view: sealed"
+        ben.send_json({"type": "sync"})
+        assert settled_view(ben) == ack, "the notice misses a change of Ben's own view"
 
         for name in ("board", "ann", "cyril"):
             # The board may first hear of the phones connecting (who is away): same version.
