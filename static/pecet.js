@@ -80,8 +80,16 @@
   // ---------------------------------------------------------------- the log panel
   // Newest at the bottom, and the step being shown is always the newest: show the end. A
   // phone's log sits in a <details> that stays open across the frames that redraw the page.
+  // The end stays in view while the panels around the log settle (the final results grow in
+  // above the board's log after the swap and shrink its box).
+  var keptAtEnd = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
+    entries.forEach(function (entry) { entry.target.scrollTop = entry.target.scrollHeight; });
+  }) : null;
   function scrollLogs(root) {
     root.querySelectorAll("[data-scroll-end]").forEach(function (box) { box.scrollTop = box.scrollHeight; });
+    if (!keptAtEnd) return;
+    keptAtEnd.disconnect();  // the boxes of the frames before are gone
+    document.querySelectorAll("[data-scroll-end]").forEach(function (box) { keptAtEnd.observe(box); });
   }
   function keepOpen(root) {
     root.querySelectorAll("details[data-keep-open]").forEach(function (box) {
