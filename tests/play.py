@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import httpx
 import jsonpatch
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
 JSON = dict[str, Any]
 
@@ -66,6 +70,22 @@ def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: in
         )
         assert response.status_code == 202, response.text
     raise AssertionError("the game did not end")
+
+
+@contextmanager
+def board_and_phones(
+    client: TestClient, code: str, tokens: Mapping[str, str]
+) -> Iterator[dict[str, WebSocketTestSession]]:
+    """The room's board (``"board"``) and a phone socket for each named seat token, open
+    together for as long as the block lasts."""
+    with ExitStack() as stack:
+        sockets = {
+            "board": stack.enter_context(client.websocket_connect(f"/ws/rooms/{code}/board"))
+        }
+        for name, token in tokens.items():
+            url = f"/ws/rooms/{code}?token={token}"
+            sockets[name] = stack.enter_context(client.websocket_connect(url))
+        yield sockets
 
 
 class Follower:

@@ -19,7 +19,7 @@ from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
 from tests.live import current_match, live_room
-from tests.play import auth, create_room, join
+from tests.play import auth, board_and_phones, create_room, join
 from tests.test_persistence import assert_the_same_room
 from tests.truth import rebuild, stored_match
 
@@ -63,13 +63,9 @@ def test_a_seal_reaches_the_others_as_a_notice_that_brings_their_views_up_to_dat
         sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
         assert sealed.is_success, sealed.text
 
-    with (
-        client.websocket_connect(f"/ws/rooms/{code}/board") as board,
-        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as ann,
-        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as ben,
-        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[2]}") as cyril,
-    ):
-        sockets = {"board": board, "ann": ann, "ben": ben, "cyril": cyril}
+    phones = dict(zip(("ann", "ben", "cyril"), tokens, strict=True))
+    with board_and_phones(client, code, phones) as sockets:
+        board, ann, ben, cyril = (sockets[name] for name in ("board", "ann", "ben", "cyril"))
         views = {name: settled_view(socket) for name, socket in sockets.items()}
         assert views["ben"]["prompt"]["kind"] == "orders"
         version = views["ben"]["version"]

@@ -28,7 +28,7 @@ from engine.registry import get_rules
 from tests.clock import ManualClock
 from tests.conftest import ServerProcess
 from tests.live import bots_have_sealed, current_match, live_room, room_service, wait_for
-from tests.play import Follower, auth
+from tests.play import Follower, auth, board_and_phones
 from tests.truth import rebuild, stored_match
 
 HEIRS = get_rules("heirs")
@@ -491,13 +491,9 @@ def test_each_step_of_the_show_reaches_a_json_socket_as_a_small_patch_of_its_vie
     with TestClient(create_app(settings, clock=clock)) as client:
         code, host, tokens = heirs_room(client, humans=3, bots=0)
         assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
-        with (
-            client.websocket_connect(f"/ws/rooms/{code}/board") as board,
-            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as ann,
-            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[1]}") as ben,
-            client.websocket_connect(f"/ws/rooms/{code}?token={tokens[2]}") as cyril,
-        ):
-            sockets = {"board": board, "ann": ann, "ben": ben, "cyril": cyril}
+        phones = dict(zip(("ann", "ben", "cyril"), tokens, strict=True))
+        with board_and_phones(client, code, phones) as sockets:
+            board = sockets["board"]
             followers = {name: Follower() for name in sockets}
             seal_all(client, code, tokens, Rng(3))  # the setup (H3)
             for name, socket in sockets.items():
