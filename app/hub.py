@@ -246,6 +246,12 @@ class Hub:
                         frames.notice = dumps(payloads.seal_notice(live, change.sealed))
                     notice = frames.notice
                 else:
+                    seat = live.seat_by_token(connection.token)
+                    if seat is None or seat.position != change.sealed:
+                        # The seat is played elsewhere now: its own news is not for this
+                        # socket, which the whole view turns away.
+                        await self._send_view(live, connection, frames)
+                        return
                     if frames.own_notice is None:
                         own = payloads.seal_notice(live, change.sealed, before=change.before)
                         frames.own_notice = dumps(own)
