@@ -137,9 +137,10 @@ class Hub:
         that get the same one (the boards; a seat's several phones), and for a JSON socket
         the match's log apart and the show's step the view stands at; ``None`` when the
         connection's seat is gone."""
-        key = self._view_key(live, connection)
-        if key is None:
+        viewer = self._viewer(live, connection)
+        if viewer is None:
             return None
+        key = viewer[0]
         html = connection.format == "html" and self.render_html is not None
         if html:
             key = (*key, "html", connection.lang)
@@ -164,13 +165,16 @@ class Hub:
         return built
 
     @staticmethod
-    def _view_key(live: LiveRoom, connection: Connection) -> tuple[object, ...] | None:
-        """Which view the connection gets: a board's (the host's shows the PINs) or its
-        seat's; ``None`` when its seat is gone."""
+    def _viewer(
+        live: LiveRoom, connection: Connection
+    ) -> tuple[tuple[object, ...], int | None] | None:
+        """Which view the connection gets, as a key shared by the sockets that get the same
+        (a board's: the host's shows the PINs; or its seat's), with the room seat whose token
+        it holds (``None`` for a board); ``None`` when its seat is gone."""
         if connection.is_board:
-            return ("board", connection.host)
+            return ("board", connection.host), None
         seat = live.seat_by_token(connection.token)
-        return None if seat is None else ("seat", seat.position)
+        return None if seat is None else (("seat", seat.position), seat.position)
 
     async def send_message(self, connection: Connection, message: JSON) -> None:
         """A small JSON frame (a pong) to one connection, in turn with its views."""
@@ -246,8 +250,8 @@ class Hub:
                         frames.notice = dumps(payloads.seal_notice(live, change.sealed))
                     notice = frames.notice
                 else:
-                    seat = live.seat_by_token(connection.token)
-                    if seat is None or seat.position != change.sealed:
+                    viewer = self._viewer(live, connection)
+                    if viewer is None or viewer[1] != change.sealed:
                         # The seat is played elsewhere now: its own news is not for this
                         # socket, which the whole view turns away.
                         await self._send_view(live, connection, frames)
@@ -312,17 +316,16 @@ class Hub:
             return None
         if held == shown:
             return None, shown
-        if connection.is_board:
-            key: tuple[object, ...] = ("board", connection.host, held[2])
-            viewer = None
-        else:
-            seat = live.seat_by_token(connection.token)
-            if seat is None:
-                return None
-            key, viewer = ("seat", seat.position, held[2]), match.engine_seat(seat.position)
+        viewer = self._viewer(live, connection)
+        if viewer is None:
+            return None
+        (kind, *_), position = viewer
+        # A step shows a board nothing of the host's own (the PINs): one frame for all boards.
+        key = (kind, position, held[2])
         if key not in frames.steps:
+            seat = None if position is None else match.engine_seat(position)
             payloads = self.service.payloads
-            frame = payloads.step_frame(live, viewer, board=connection.is_board, since=held[2])
+            frame = payloads.step_frame(live, seat, board=connection.is_board, since=held[2])
             frames.steps[key] = None if frame is None else dumps(frame)
         text = frames.steps[key]
         return None if text is None else (text, shown)
