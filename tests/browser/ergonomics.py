@@ -141,8 +141,10 @@ TV_TEXT_JS = (
 }"""
 )
 
-STYLESHEETS_JS = "[...document.querySelectorAll('link[rel=stylesheet]')].every(link => link.sheet)"
-"""True once every stylesheet applies (a game's own comes with its screen)."""
+STYLESHEETS_JS = "() => [...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.sheet)"
+"""True once every stylesheet applies (a game's own comes with its screen). A function, not
+an expression: Playwright polls an expression with ``eval``, which the pages' policy
+(``script-src 'self'``) refuses once a fresh page is in."""
 
 IN_VIEW_JS = """(selector) => {
   const el = document.querySelector(selector);
