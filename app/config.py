@@ -27,6 +27,8 @@ class Settings:
     """A room nobody has touched for this long is closed; its code goes back to the pool."""
     keep_days: float = 30.0
     """Closed rooms' rows (seats, matches, order logs) are deleted after this many days."""
+    redis_url: str | None = None
+    """With it, several processes share the rooms through this Redis (app/cluster.py)."""
     ws_compression: bool = False
     """Whether websocket frames may be compressed (permessage-deflate). Off by default: a
     frame is a few KiB and compressing it cost a fifth of the server's time per seal."""
@@ -44,5 +46,6 @@ class Settings:
             step_seconds=float(os.environ.get("PECET_STEP_SECONDS", "1.6")),
             idle_hours=float(os.environ.get("PECET_IDLE_HOURS", "12")),
             keep_days=float(os.environ.get("PECET_KEEP_DAYS", "30")),
+            redis_url=os.environ.get("PECET_REDIS_URL") or None,
             ws_compression=os.environ.get("PECET_WS_COMPRESSION", "off").lower() in ("on", "1"),
         )

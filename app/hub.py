@@ -72,6 +72,8 @@ class Hub:
     def connect(self, live: LiveRoom, connection: Connection) -> None:
         self._rooms.setdefault(connection.code, set()).add(connection)
         connection.room = live
+        if connection.is_board:
+            self.service.board_socket(live, opened=True)
         seat = None if connection.is_board else live.seat_by_token(connection.token)
         if seat is not None:
             connection.seat = seat.position
@@ -84,7 +86,11 @@ class Hub:
         connections.discard(connection)
         if not connections:
             del self._rooms[connection.code]
-        if connection.seat is not None and connection.room is not None:
+        if connection.room is None:
+            return
+        if connection.is_board:
+            self.service.board_socket(connection.room, opened=False)
+        elif connection.seat is not None:
             self.service.phone_socket(connection.room, connection.seat, opened=False)
 
     def count(self, code: str) -> int:

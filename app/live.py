@@ -48,7 +48,9 @@ class SeatInfo:
     row_id: int
     pin: str = ""
     sockets: int = 0
-    """Phone sockets open for this seat now."""
+    """Phone sockets open for this seat now, in this process."""
+    elsewhere: int = 0
+    """Phone sockets open for this seat in the other processes serving the room."""
     away_since: datetime = field(default_factory=utcnow)
     """When its last phone socket closed (or when the server learned of the seat)."""
     away_after: timedelta = timedelta(seconds=10)
@@ -57,7 +59,15 @@ class SeatInfo:
 
     @property
     def connected(self) -> bool:
-        return self.is_bot or self.sockets > 0 or utcnow() - self.away_since < self.away_after
+        recently = utcnow() - self.away_since < self.away_after
+        return self.is_bot or self.sockets > 0 or self.elsewhere > 0 or recently
+
+    def set_elsewhere(self, count: int) -> None:
+        """The other processes' count of this seat's sockets; the last one gone starts the
+        seat's time away, as a socket closing here does."""
+        if self.elsewhere and not count and not self.sockets:
+            self.away_since = utcnow()
+        self.elsewhere = count
 
     def public(self) -> JSON:
         return {
@@ -215,6 +225,12 @@ class LiveRoom:
     show_task: asyncio.Task[None] | None = None
     changes: int = 0
     """How many changes the listeners have been told of (the hub's views are per change)."""
+    revision: str | None = None
+    """The label of the stored room this copy was loaded at (several processes: app/cluster.py)."""
+    boards: int = 0
+    """Board sockets open for this room in this process."""
+    boards_elsewhere: int = 0
+    """Board sockets open for this room in the other processes."""
 
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
         if not token:

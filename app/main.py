@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app import api, pages, ratelimit, ws
 from app.clock import Clock
+from app.cluster import RedisRooms
 from app.config import PROJECT_DIR, Settings
 from app.db import make_engine, upgrade
 from app.errors import RoomError
@@ -45,7 +46,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             idle_after=timedelta(hours=settings.idle_hours),
             keep_for=timedelta(days=settings.keep_days),
             clock=clock,
+            cluster=RedisRooms(settings.redis_url) if settings.redis_url else None,
         )
+        await rooms.cluster.start(rooms)
         app.state.settings = settings
         app.state.rooms = rooms
         app.state.hub = Hub(rooms, render_html=pages.render_fragment)
@@ -62,6 +65,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             with contextlib.suppress(asyncio.CancelledError):
                 await recovery
             await rooms.close()
+            await rooms.cluster.close()
             db.dispose()
 
     app = FastAPI(
@@ -93,8 +97,10 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         )
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz(request: Request) -> dict[str, str]:
+        rooms: RoomService | None = getattr(request.app.state, "rooms", None)
+        name = None if rooms is None else rooms.cluster.name
+        return {"status": "ok"} if name is None else {"status": "ok", "process": name}
 
     ratelimit.install(app, ratelimit.AddressLimits.from_env())
     app.add_middleware(SecurityHeaders)  # added last, runs first: a 429 gets the headers too

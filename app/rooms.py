@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from app import names, proofs
 from app.clock import Clock, SystemClock
+from app.cluster import OneProcess
 from app.errors import (
     Conflict,
     Forbidden,
@@ -140,8 +141,11 @@ class RoomService:
         keep_for: timedelta = KEEP_CLOSED_FOR,
         housekeeping_every: float = HOUSEKEEPING_EVERY,
         clock: Clock | None = None,
+        cluster: OneProcess | None = None,
     ) -> None:
         self.db = db
+        self.cluster = cluster or OneProcess()
+        """How this process shares the rooms with others (app/cluster.py)."""
         self.away_after = timedelta(seconds=away_seconds)
         self.idle_after, self.keep_for = idle_after, keep_for
         self.housekeeping_every = housekeeping_every
@@ -172,10 +176,47 @@ class RoomService:
         async with self._load_lock:
             live = self._rooms.get(code)
             if live is None:
+                revision = await self.cluster.loading(code)
                 live = self._load(code)
+                live.revision = revision
+                await self.cluster.presence_of(live)
                 self._rooms[code] = live
                 self.scheduler.schedule_show(live)  # a show stored before a restart goes on
         return live
+
+    def hold(self, live: LiveRoom) -> contextlib.AbstractAsyncContextManager[Any]:
+        """The room to oneself for one command, its newest state in memory: every change
+        runs under it."""
+        return self.cluster.hold(live)
+
+    def loaded(self, code: str) -> LiveRoom | None:
+        """The room if this process holds a copy of it."""
+        return self._rooms.get(code)
+
+    def loaded_rooms(self) -> list[LiveRoom]:
+        return list(self._rooms.values())
+
+    def playing_codes(self) -> list[str]:
+        """Codes of the rooms being played (their bots and timers need a driver)."""
+        with Session(self.db) as session:
+            return list(session.exec(select(Room.code).where(Room.status == "playing")).all())
+
+    def reload(self, live: LiveRoom) -> None:
+        """Bring the copy in memory to the stored room (another process changed it), in
+        place: sockets, tasks and the lock hold on to this object. What only this process
+        knows stays: its sockets and the running match's object."""
+        fresh = self._load(live.code)
+        sockets = {s.row_id: (s.sockets, s.elsewhere, s.away_since) for s in live.seats}
+        for seat in fresh.seats:
+            if seat.row_id in sockets:
+                seat.sockets, seat.elsewhere, seat.away_since = sockets[seat.row_id]
+        match, fresh_match = live.match, fresh.match
+        if match is not None and fresh_match is not None and match.row_id == fresh_match.row_id:
+            for name in LiveMatch.__dataclass_fields__:
+                setattr(match, name, getattr(fresh_match, name))
+            fresh.match = match
+        for name in RELOADED:
+            setattr(live, name, getattr(fresh, name))
 
     def _load(self, code: str) -> LiveRoom:
         with Session(self.db) as session:
@@ -252,9 +293,9 @@ class RoomService:
         housekeeping that closes idle rooms and deletes old ones."""
         if self._housekeeping is None:
             self._housekeeping = asyncio.get_running_loop().create_task(self._housekeep_forever())
-        with Session(self.db) as session:
-            codes = session.exec(select(Room.code).where(Room.status == "playing")).all()
-        for code in codes:
+        if not self.cluster.recovers_rooms:
+            return
+        for code in self.playing_codes():
             with contextlib.suppress(RoomNotFound):
                 live = await self.room(code)
                 self.scheduler.wake(live)
@@ -326,6 +367,7 @@ class RoomService:
                 room.status, room.updated_at = "closed", now
                 session.add(room)
                 self._forget(room.code)
+                self.cluster.closed(room.code)
             closed = len(idle)
             old = session.exec(
                 select(Room.id)
@@ -358,6 +400,10 @@ class RoomService:
                 log.exception("housekeeping failed")
             await asyncio.sleep(self.housekeeping_every)
 
+    def forget(self, code: str) -> None:
+        """A room closed elsewhere leaves this process too."""
+        self._forget(code)
+
     def _forget(self, code: str) -> None:
         """A closed room leaves memory: its tasks stop, its code may be given out again."""
         live = self._rooms.pop(code, None)
@@ -374,7 +420,7 @@ class RoomService:
         except names.NameRefused as refused:
             raise Invalid(refused.detail, code=refused.code) from refused
         live = await self.room(code)
-        async with live.lock:
+        async with self.hold(live):
             pin = f"{secrets.randbelow(10_000):04d}"
             seat, token = self._add_seat(
                 live, shown, is_bot=False, bot_style=None, lang=lang, pin=pin
@@ -385,7 +431,7 @@ class RoomService:
         """A player's seat on a new device, by name and PIN, at any time (a seat handed to a
         bot too: the bot leaves it at the next decision). The old token stops working."""
         live = await self.room(code)
-        async with live.lock:
+        async with self.hold(live):
             key = name_key(name)
             seat = next((s for s in live.seats if name_key(s.name) == key and s.pin), None)
             if seat is None:
@@ -422,13 +468,20 @@ class RoomService:
         if seat is None:
             return
         seat.sockets = max(0, seat.sockets + (1 if opened else -1))
-        if seat.sockets == 0:
+        self.cluster.presence(live)
+        if seat.sockets == 0 and seat.elsewhere == 0:
             seat.away_since = utcnow()
             # Tell the board again once the seat counts as away.
             loop = asyncio.get_running_loop()
             away = Change(boards_only=True)
             loop.call_later(seat.away_after.total_seconds() + 0.05, self.tell, live, away)
         self.tell(live, Change(boards_only=True))  # phones do not show who is away
+
+    def board_socket(self, live: LiveRoom, opened: bool) -> None:
+        """The hub tells of a board socket opening or closing (the other processes count
+        boards too: a show is played where a board watches)."""
+        live.boards = max(0, live.boards + (1 if opened else -1))
+        self.cluster.presence(live)
 
     async def add_bot(self, code: str, host_token: str | None, style: str | None = None) -> int:
         live = await self.room(code)
@@ -437,7 +490,7 @@ class RoomService:
         style = style or styles[0]
         if style not in styles:
             raise Invalid(f"Unknown bot style {style!r}. Choose one of: {', '.join(styles)}.")
-        async with live.lock:
+        async with self.hold(live):
             taken = {name_key(s.name) for s in live.seats}
             number = 1
             while name_key(f"Bot {number}") in taken:
@@ -493,7 +546,7 @@ class RoomService:
         """In the lobby the seat is freed; during a game a bot takes it over."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             target = self._seat_at(live, position)
             remaining = [s for s in live.seats if s.position != position]
             in_lobby = live.status == "lobby"
@@ -523,7 +576,7 @@ class RoomService:
         """Move a seat so that the seat order matches the table clockwise (lobby only)."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("Seats can only be moved before the game starts.", code="started")
             target = self._seat_at(live, position)
@@ -554,7 +607,7 @@ class RoomService:
         """Host, in the lobby: change the game's options (rounds, sealing timer, ...)."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("Options can only change before the game starts.", code="started")
             merged = {**live.options, **options}
@@ -581,7 +634,7 @@ class RoomService:
         phones may still seal, and the board holds its animation."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             if live.paused == paused:
                 return
             match = live.match
@@ -611,7 +664,7 @@ class RoomService:
     async def start(self, code: str, host_token: str | None) -> None:
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("This game has already started.", code="started")
             least = live.seat_limits()[0]
@@ -632,7 +685,7 @@ class RoomService:
         went second goes first in the next game.
         """
         live = await self.room(code)
-        async with live.lock:
+        async with self.hold(live):
             match = live.match
             if match is None or match.status != "finished":
                 raise Conflict("The game is not over yet.", code="not_finished")
@@ -664,7 +717,7 @@ class RoomService:
         """Host, in the lobby: turn the room into a tournament (or back into one game)."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("The tournament is set before the first game.", code="started")
             plan = None if tournament is None else _plan(tournament, live.game)
@@ -789,7 +842,7 @@ class RoomService:
         is judged as it comes (API clients)."""
         drawn_at = _drawn_at(version, match_number)
         live = await self.room(code)
-        async with live.lock:
+        async with self.hold(live):
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
@@ -978,7 +1031,7 @@ class RoomService:
         round of the match at once too (bots-only rounds included)."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             match = live.match
             if match is None:
                 raise Conflict("There is no game in this room yet.", code="not_playing")
@@ -1080,7 +1133,7 @@ class RoomService:
         in a game with several endings, how. It can change until the match's first round
         is played, and stays hidden until the match is over."""
         live = await self.room(code)
-        async with live.lock:
+        async with self.hold(live):
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
@@ -1118,7 +1171,7 @@ class RoomService:
         """Host: show the standings now, or dismiss them (back to the result)."""
         live = await self.room(code)
         self._require_host(live, host_token)
-        async with live.lock:
+        async with self.hold(live):
             live.standings_mode = "shown" if shown else "hidden"
             self.changed(live)
 
@@ -1126,7 +1179,7 @@ class RoomService:
         live = await self.room(code)
         # Under the lock (issue 13.10): a kick or a come-back racing it must not leave the
         # language on a seat row that changed hands.
-        async with live.lock:
+        async with self.hold(live):
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
@@ -1163,9 +1216,24 @@ class RoomService:
         session.add(room)
 
     def changed(self, live: LiveRoom, change: Change | None = None) -> None:
-        """Tell the listeners (the hub) and wake the bots, the timer and the show."""
+        """Tell the listeners (the hub) and the other processes, and wake the bots, the
+        timer and the show."""
+        self.cluster.changed(live)
+        self.changed_elsewhere(live, change)
+
+    def changed_elsewhere(self, live: LiveRoom, change: Change | None = None) -> None:
+        """Another process changed the room (this copy is reloaded): tell the listeners and
+        wake the bots, the timer and the show."""
         self.tell(live, change or Change())
         self.scheduler.wake(live)
+
+    def tell_boards(self, live: LiveRoom) -> None:
+        """Only who is connected changed: the boards show it."""
+        self.tell(live, Change(boards_only=True))
+
+    def watched(self, live: LiveRoom) -> bool:
+        """Whether a board of the room is connected to any process (no board, no show)."""
+        return live.boards_elsewhere > 0 or self.board_watching(live.code)
 
     def tell(self, live: LiveRoom, change: Change | None = None) -> None:
         live.changes += 1
@@ -1176,6 +1244,22 @@ class RoomService:
             self._broadcasts.add(task)
             task.add_done_callback(self._broadcasts.discard)
 
+
+RELOADED = (
+    "lobby_game",
+    "game",
+    "rules",
+    "options",
+    "status",
+    "host_token_hash",
+    "seats",
+    "match",
+    "paused",
+    "tournament",
+    "results",
+    "predictions",
+)
+"""What a copy of a room takes from the stored room when it is loaded again."""
 
 TIMER_RANGE = (1, 3600)
 

@@ -60,7 +60,7 @@ class Scheduler:
         """A resolution is played out on the board when a board watches, the host has not
         fast-forwarded, and there is something to pace: several steps, or a round that
         everybody sealed at once."""
-        if match.fast_forward or not self.service.board_watching(live.code):
+        if match.fast_forward or not self.service.watched(live):
             return False
         return len(steps) > 1 or live.rules.info.simultaneous
 
@@ -104,23 +104,34 @@ class Scheduler:
                     )
                     # A board that reloads or reconnects is back within a step; none for two
                     # steps running means nobody watches.
-                    unwatched = 0 if self.service.board_watching(live.code) else unwatched + 1
-                    if over or unwatched >= 2:
-                        await self.service.end_show(live, match)
-                        return
-                    self.service.tell(live, Change(show_step=True))
+                    unwatched = 0 if self.service.watched(live) else unwatched + 1
+                    if not (over or unwatched >= 2):
+                        self.service.tell(live, Change(show_step=True))
+                        continue
+                # Every process paces the steps for its own sockets; the room's driver ends
+                # the show for all of them.
+                if self.service.cluster.drives(live.code):
+                    await self._end_show(live, match)
+                return
         except Exception:  # the show must never take the server down, nor hold the room
             log.exception("the show failed in room %s", live.code)
             if match is not None and live.match is match and match.show_started_at is not None:
                 try:  # the board jumps to the end of the round; the phones go on
-                    await self.service.end_show(live, match)
+                    await self._end_show(live, match)
                 except Exception:
                     log.exception("the show of room %s could not be ended", live.code)
         finally:
             live.show_task = None
 
+    async def _end_show(self, live: LiveRoom, match: LiveMatch) -> None:
+        async with self.service.hold(live):
+            if live.match is match and match.show_started_at is not None:
+                await self.service.end_show(live, match)
+
     def schedule_bots(self, live: LiveRoom) -> None:
         if self.closing or live.bot_task is not None or live.paused:
+            return
+        if not self.service.cluster.drives(live.code):
             return
         bots = {s.position for s in live.seats if s.is_bot}
         if bots & set(live.to_act()):
@@ -130,7 +141,7 @@ class Scheduler:
         try:
             while True:
                 await self.clock.sleep(self.bot_delay)
-                async with live.lock:
+                async with self.service.hold(live):
                     if live.paused:
                         return
                     waiting = [
@@ -178,6 +189,8 @@ class Scheduler:
         due = match is not None and match.status == "playing" and match.deadline_at is not None
         if self.closing or not due or live.timer_task is not None:
             return
+        if not self.service.cluster.drives(live.code):
+            return
         live.timer_task = asyncio.get_running_loop().create_task(self._run_timer(live))
 
     async def _run_timer(self, live: LiveRoom) -> None:
@@ -190,7 +203,7 @@ class Scheduler:
                 if wait > 0:
                     await self.clock.sleep(min(wait, 60.0))
                     continue
-                async with live.lock:
+                async with self.service.hold(live):
                     await self.expire(live)
         except Exception:  # the clock must never take the server down
             log.exception("sealing timer failed in room %s", live.code)

@@ -1,0 +1,411 @@
+"""How the processes serving Pečeť share its rooms: one process alone, or several through Redis.
+
+One laptop runs one process, and :class:`OneProcess` costs nothing: a room's lock is its
+``asyncio.Lock``, every room is driven here. With ``PECET_REDIS_URL`` any number of ``pecet
+serve`` processes share the rooms of one database (:class:`RedisRooms`):
+
+- **One writer at a time.** A command takes the room's lock in Redis as well as its local
+  lock. Whoever holds it reads the room's *revision* (a random label the last writer set in
+  Redis after its commit): a copy in memory with another label is loaded again from the
+  database before the command runs. So every process applies orders to the newest state,
+  and one at a time; the order log's unique ``(match, seq)`` turns away any write that
+  would still race (a lock that expired under a stalled process).
+- **Every change heard everywhere.** After a command that changed the room, its holder sets
+  a new revision and publishes it on one channel; each process holding a copy of that room
+  loads it again and sends its own sockets their new views.
+- **One driver per room.** The bots, the sealing timer and the end of the board's show run
+  in the one process holding the room's *driver lease*, renewed every second; when that
+  process dies its leases lapse within seconds and another process takes its rooms over
+  (it looks every few seconds for playing rooms nobody drives). Every process paces the
+  show's steps for its own sockets.
+- **Presence.** Which seats have a phone connected, and whether a board watches, are kept
+  per process in one Redis hash per room; processes that stop beating are left out.
+
+Redis holds nothing that cannot be lost: locks, leases and revisions are rebuilt from the
+database, and a lost revision makes every copy load again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from app.errors import RoomNotFound, Unavailable
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from app.live import LiveRoom
+    from app.rooms import RoomService
+
+log = logging.getLogger("pecet.cluster")
+
+CHANNEL = "pecet:rooms"
+PROCESSES = "pecet:processes"
+LOCK_SECONDS = 3.0
+"""A room's lock lapses this long after its holder stops renewing it (a dead process)."""
+LOCK_WAIT = 10.0
+"""How long a command waits for a room's lock before it is refused as busy."""
+LOCK_POLL = 0.002
+LEASE_SECONDS = 5.0
+"""A room's driver lease lapses this long after its process stops renewing it."""
+BEAT_SECONDS = 1.0
+"""How often a process renews its leases and says it is alive."""
+DEAD_AFTER = 5.0
+"""A process not heard of for this long is gone: its sockets no longer count."""
+ADOPT_EVERY = 3
+"""Beats between two looks for playing rooms that nobody drives."""
+
+
+def _key(code: str, part: str) -> str:
+    return f"pecet:room:{code}:{part}"
+
+
+class OneProcess:
+    """The rooms of one process: nothing to share."""
+
+    name: str | None = None
+    """This process's name among those sharing the rooms (``/healthz`` tells it)."""
+    recovers_rooms = True
+    """Whether a start wakes every room being played (else their drivers are found later)."""
+
+    async def start(self, service: RoomService) -> None:
+        """Begin sharing (after the service exists, before the first request)."""
+
+    async def close(self) -> None:
+        """Stop sharing (the process is going)."""
+
+    def hold(self, live: LiveRoom) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Exclusive use of the room for one command, with its newest state in memory."""
+        return live.lock
+
+    def drives(self, code: str) -> bool:
+        """Whether this process runs the room's bots, timer and the end of its shows."""
+        return True
+
+    def changed(self, live: LiveRoom) -> None:
+        """The room changed (under :meth:`hold`): the other processes must hear of it."""
+
+    def closed(self, code: str) -> None:
+        """The room was closed here (housekeeping): the other processes let it go too."""
+
+    async def loading(self, code: str) -> str | None:
+        """About to load the room from the database: the revision that copy will have."""
+        return None
+
+    def presence(self, live: LiveRoom) -> None:
+        """This process's sockets of the room changed (a phone or a board came or went)."""
+
+    async def presence_of(self, live: LiveRoom) -> None:
+        """Count the other processes' sockets of a room just loaded."""
+
+
+class RedisRooms(OneProcess):
+    """Several processes, one set of rooms, coordinated through Redis (see the module)."""
+
+    recovers_rooms = False  # each playing room is adopted by one process (_adopt)
+
+    def __init__(self, url: str) -> None:
+        from redis.asyncio import Redis
+
+        self.redis: Redis = Redis.from_url(url)
+        self.me = secrets.token_hex(6)  # fresh at every start
+        self.name = self.me
+        self.service: RoomService | None = None
+        self._driving: set[str] = set()
+        self._dirty: set[str] = set()
+        self._alive: set[str] = {self.me}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._handling: set[asyncio.Task[None]] = set()
+
+    # ---------------------------------------------------------------- life
+
+    async def start(self, service: RoomService) -> None:
+        self.service = service
+        await self._beat()
+        listening = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._listen(listening), name="cluster-listen"),
+            loop.create_task(self._beat_forever(), name="cluster-beat"),
+        ]
+        await listening.wait()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):  # the others take over within a lease anyway
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.zrem(PROCESSES, self.me)
+                for code in self._driving:
+                    pipe.delete(_key(code, "driver"))
+                await pipe.execute()
+        self._driving.clear()
+        await self.redis.aclose()
+
+    # ---------------------------------------------------------------- commands
+
+    @asynccontextmanager
+    async def hold(self, live: LiveRoom) -> AsyncIterator[None]:
+        async with live.lock:
+            lock = self.redis.lock(
+                _key(live.code, "lock"),
+                timeout=LOCK_SECONDS,
+                sleep=LOCK_POLL,
+                blocking_timeout=LOCK_WAIT,
+                thread_local=False,
+            )
+            if not await lock.acquire():
+                raise Unavailable("This room is busy. Try again in a moment.", code="busy")
+            keeper = asyncio.get_running_loop().create_task(self._keep(lock))
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.get(_key(live.code, "revision"))
+                    pipe.set(_key(live.code, "driver"), self.me, nx=True, px=_ms(LEASE_SECONDS))
+                    pipe.get(_key(live.code, "driver"))
+                    revision, _claimed, driver = await pipe.execute()
+                self._note_driver(live.code, driver)
+                if _text(revision) != live.revision or live.revision is None:
+                    await self._reload(live)
+                self._dirty.discard(live.code)
+                yield
+            finally:
+                keeper.cancel()
+                try:
+                    if live.code in self._dirty:
+                        self._dirty.discard(live.code)
+                        await self._publish_change(live)
+                finally:
+                    with contextlib.suppress(Exception):
+                        await lock.release()
+
+    async def _keep(self, lock: Any) -> None:
+        """Renew the lock while a long command (a bot's round of several orders) holds it."""
+        while True:
+            await asyncio.sleep(LOCK_SECONDS / 3)
+            await lock.reacquire()
+
+    def drives(self, code: str) -> bool:
+        return code in self._driving
+
+    def changed(self, live: LiveRoom) -> None:
+        if live.lock.locked():
+            self._dirty.add(live.code)
+        else:  # a change outside a command (none today): tell the others all the same
+            asyncio.get_running_loop().create_task(self._publish_change(live))
+
+    def closed(self, code: str) -> None:
+        asyncio.get_running_loop().create_task(self._publish(code, secrets.token_hex(8), {}))
+
+    async def _publish_change(self, live: LiveRoom) -> None:
+        live.revision = secrets.token_hex(8)
+        # The board's choices that live in memory only travel with the news.
+        shown = {
+            "standings_mode": live.standings_mode,
+            "result_at": None if live.result_at is None else live.result_at.isoformat(),
+        }
+        await self._publish(live.code, live.revision, shown)
+
+    async def _publish(self, code: str, revision: str, shown: dict[str, Any]) -> None:
+        message = orjson.dumps({"kind": "change", "code": code, "from": self.me, **shown})
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(_key(code, "revision"), revision)
+            pipe.publish(CHANNEL, message)
+            await pipe.execute()
+
+    async def loading(self, code: str) -> str | None:
+        """The room's revision, named now if it has none yet, so that the copy about to be
+        read is never newer than the label it is kept under."""
+        key = _key(code, "revision")
+        await self.redis.set(key, secrets.token_hex(8), nx=True)
+        return _text(await self.redis.get(key))
+
+    async def _reload(self, live: LiveRoom) -> None:
+        """Load the room again, and tell this process's sockets and scheduler what changed
+        (whether a command here or the news from elsewhere found the copy old)."""
+        assert self.service is not None
+        revision = await self.loading(live.code)
+        self.service.reload(live)
+        live.revision = revision
+        await self.presence_of(live)
+        self.service.changed_elsewhere(live)
+
+    # ---------------------------------------------------------------- hearing the others
+
+    async def _listen(self, listening: asyncio.Event) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(CHANNEL)
+                    listening.set()
+                    async for message in pubsub.listen():
+                        # Each on its own: one room waiting for its lock must not hold up
+                        # the news of the others (every handler loads the newest revision,
+                        # so their order does not matter).
+                        heard = asyncio.get_running_loop().create_task(
+                            self._heard(orjson.loads(message["data"]))
+                        )
+                        self._handling.add(heard)
+                        heard.add_done_callback(self._handling.discard)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lost Redis' channel; listening again")
+                await asyncio.sleep(BEAT_SECONDS)
+
+    async def _heard(self, message: dict[str, Any]) -> None:
+        try:
+            await self._take_news(message)
+        except Exception:  # the next change of the room brings the copy up to date
+            log.exception("news of room %s failed", message.get("code"))
+
+    async def _take_news(self, message: dict[str, Any]) -> None:
+        assert self.service is not None
+        if message.get("from") == self.me:
+            return
+        live = self.service.loaded(str(message.get("code")))
+        if live is None:
+            return
+        if message.get("kind") == "presence":
+            await self.presence_of(live)
+            self.service.tell_boards(live)
+            return
+        if not self.drives(live.code) and not _attached(live):
+            # Nobody here watches the room: let the copy go rather than load it at every
+            # change (a later request loads it afresh).
+            self.service.forget(live.code)
+            return
+        async with live.lock:
+            if "standings_mode" in message:  # the views told of below are built later
+                live.standings_mode = str(message["standings_mode"])
+                at = message.get("result_at")
+                live.result_at = None if at is None else datetime.fromisoformat(str(at))
+            revision = _text(await self.redis.get(_key(live.code, "revision")))
+            if revision is not None and revision == live.revision:
+                # A command here has loaded this change already; only the board's choices
+                # above may be news.
+                self.service.tell(live)
+                return
+            try:
+                await self._reload(live)
+            except RoomNotFound:  # closed elsewhere
+                self.service.forget(live.code)
+
+    # ---------------------------------------------------------------- presence
+
+    def presence(self, live: LiveRoom) -> None:
+        asyncio.get_running_loop().create_task(self._tell_presence(live))
+
+    async def _tell_presence(self, live: LiveRoom) -> None:
+        here = {str(seat.position): seat.sockets for seat in live.seats if seat.sockets}
+        if live.boards:
+            here["board"] = live.boards
+        key = _key(live.code, "presence")
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, self.me, orjson.dumps(here).decode())
+            pipe.publish(
+                CHANNEL, orjson.dumps({"kind": "presence", "code": live.code, "from": self.me})
+            )
+            await pipe.execute()
+
+    async def presence_of(self, live: LiveRoom) -> None:
+        counted = await self.redis.hgetall(_key(live.code, "presence"))
+        sockets: dict[str, int] = {}
+        for process, raw in counted.items():
+            if _text(process) == self.me or _text(process) not in self._alive:
+                continue
+            for who, count in orjson.loads(raw).items():
+                sockets[who] = sockets.get(who, 0) + int(count)
+        live.boards_elsewhere = sockets.get("board", 0)
+        for seat in live.seats:
+            seat.set_elsewhere(sockets.get(str(seat.position), 0))
+
+    # ---------------------------------------------------------------- beats and leases
+
+    async def _beat_forever(self) -> None:
+        beats = 0
+        while True:
+            await asyncio.sleep(BEAT_SECONDS)
+            beats += 1
+            try:
+                await self._beat()
+                if beats % ADOPT_EVERY == 0:
+                    await self._adopt()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster beat failed")
+
+    async def _beat(self) -> None:
+        """Say this process is alive, renew its leases, and notice processes that died."""
+        now = time.time()
+        driving = sorted(self._driving)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(PROCESSES, {self.me: now})
+            pipe.zremrangebyscore(PROCESSES, "-inf", now - DEAD_AFTER * 4)
+            pipe.zrangebyscore(PROCESSES, now - DEAD_AFTER, "+inf")
+            for code in driving:
+                pipe.set(_key(code, "driver"), self.me, xx=True, px=_ms(LEASE_SECONDS), get=True)
+            results = await pipe.execute()
+        alive = {_text(name) for name in results[2]}
+        gone = self._alive - alive
+        self._alive = {name for name in alive if name is not None}
+        for code, driver in zip(driving, results[3:], strict=True):
+            if _text(driver) != self.me:  # lapsed (a stall) or taken: not ours any more
+                self._driving.discard(code)
+        if gone and self.service is not None:
+            for live in self.service.loaded_rooms():
+                await self.presence_of(live)
+                self.service.tell_boards(live)
+
+    async def _adopt(self) -> None:
+        """Take over the playing rooms whose driver is gone (its lease lapsed)."""
+        assert self.service is not None
+        codes = self.service.playing_codes()
+        if not codes:
+            return
+        drivers = await self.redis.mget([_key(code, "driver") for code in codes])
+        for code, driver in zip(codes, drivers, strict=True):
+            if driver is not None:
+                continue
+            if await self.redis.set(_key(code, "driver"), self.me, nx=True, px=_ms(LEASE_SECONDS)):
+                self._driving.add(code)
+                log.info("room %s: driven here now", code)
+                with contextlib.suppress(RoomNotFound):
+                    live = await self.service.room(code)
+                    async with self.hold(live):
+                        pass  # brings the copy up to date
+                    self.service.scheduler.wake(live)
+
+    def _note_driver(self, code: str, driver: bytes | None) -> None:
+        if _text(driver) == self.me:
+            self._driving.add(code)
+        else:
+            self._driving.discard(code)
+
+
+def _attached(live: LiveRoom) -> bool:
+    """Whether sockets of this process watch the room."""
+    return live.boards > 0 or any(seat.sockets for seat in live.seats)
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)
+
+
+def _text(value: bytes | str | None) -> str | None:
+    if isinstance(value, bytes):
+        return value.decode()
+    return value
