@@ -21,6 +21,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("--port", type=int, help="port (default 8000, or PECET_PORT)")
     serve.add_argument("--log-level", default="info")
 
+    commands.add_parser(
+        "migrate",
+        help="bring the database (DATABASE_URL) to the newest schema and exit; `serve` does it"
+        " too, but several processes starting at once against a new database must not",
+    )
+
     simulate = commands.add_parser("simulate", help="bots against bots: win rates and speed")
     simulate.add_argument("game")
     simulate.add_argument("--players", type=int, default=None)
@@ -39,6 +45,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args)
+    if args.command == "migrate":
+        from app.db import upgrade
+
+        ran = upgrade(Settings.from_env().database_url)
+        print("Migrated to the newest schema." if ran else "The schema is up to date.")
+        return 0
     from app.simulate import run_cli
 
     return run_cli(args)
