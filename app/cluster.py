@@ -66,6 +66,15 @@ ADOPT_EVERY = 3
 """Beats between two looks for playing rooms that nobody drives."""
 
 
+RENEW_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+"""Extend a lease only if it is still this process's (a lapsed one may be another's now)."""
+
+
 def _key(code: str, part: str) -> str:
     return f"pecet:room:{code}:{part}"
 
@@ -126,6 +135,7 @@ class RedisRooms(OneProcess):
         self._alive: set[str] = {self.me}
         self._tasks: list[asyncio.Task[None]] = []
         self._handling: set[asyncio.Task[None]] = set()
+        self._renew = self.redis.register_script(RENEW_LEASE)
 
     # ---------------------------------------------------------------- life
 
@@ -193,9 +203,16 @@ class RedisRooms(OneProcess):
 
     async def _keep(self, lock: Any) -> None:
         """Renew the lock while a long command (a bot's round of several orders) holds it."""
-        while True:
-            await asyncio.sleep(LOCK_SECONDS / 3)
-            await lock.reacquire()
+        from redis.exceptions import LockError, RedisError
+
+        try:
+            while True:
+                await asyncio.sleep(LOCK_SECONDS / 3)
+                await lock.reacquire()
+        except (LockError, RedisError):
+            # Lapsed (the process stalled past its expiry): another may write now; the
+            # order log's unique sequence still refuses a second order at the same place.
+            log.warning("room lock %s lapsed while held", lock.name)
 
     def drives(self, code: str) -> bool:
         return code in self._driving
@@ -356,14 +373,16 @@ class RedisRooms(OneProcess):
             pipe.zadd(PROCESSES, {self.me: now})
             pipe.zremrangebyscore(PROCESSES, "-inf", now - DEAD_AFTER * 4)
             pipe.zrangebyscore(PROCESSES, now - DEAD_AFTER, "+inf")
-            for code in driving:
-                pipe.set(_key(code, "driver"), self.me, xx=True, px=_ms(LEASE_SECONDS), get=True)
+            for code in driving:  # queued in the pipeline (awaiting only queues it)
+                await self._renew(
+                    keys=[_key(code, "driver")], args=[self.me, _ms(LEASE_SECONDS)], client=pipe
+                )
             results = await pipe.execute()
         alive = {_text(name) for name in results[2]}
         gone = self._alive - alive
         self._alive = {name for name in alive if name is not None}
-        for code, driver in zip(driving, results[3:], strict=True):
-            if _text(driver) != self.me:  # lapsed (a stall) or taken: not ours any more
+        for code, renewed in zip(driving, results[3:], strict=True):
+            if not renewed:  # lapsed (a stall) and taken, or gone: not ours any more
                 self._driving.discard(code)
         if gone and self.service is not None:
             for live in self.service.loaded_rooms():
