@@ -1,6 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11, make and apt-get:
 #   make run    set up, migrate and serve on 0.0.0.0:8000 (SQLite under data/)
-#   make test   set up, install Chromium if missing, lint and run every test
+#   make test   set up, install Chromium, PostgreSQL, Redis and nginx if missing, lint and run
+#               every test
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,7 +9,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
-.PHONY: run test lint bench simulate clean chromium
+.PHONY: run test lint bench simulate clean chromium services
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); apt-get update -qq && \
@@ -29,12 +30,23 @@ chromium:
 		echo "Installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# The database tests run again on PostgreSQL, the multi-process tests share rooms through
+# Redis, and deploy/nginx.conf is tried with nginx: each test run starts its own servers from
+# Debian's packages (tests/services.py, tests/test_deploy.py).
+services:
+	@{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+		&& command -v redis-server >/dev/null 2>&1 \
+		&& { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; } || { \
+		echo "Installing Debian's postgresql, redis-server and nginx for the tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			postgresql redis-server nginx >/dev/null; }
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: $(STAMP) chromium lint
+test: $(STAMP) chromium services lint
 	$(BIN)/pytest -q
 
 # Every bench/*.py with its defaults, then the load test at 50 and at 200 rooms (it starts

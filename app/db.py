@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,20 +67,46 @@ def upgrade(database_url: str, engine: Engine | None = None) -> bool:
 
     A database already at the newest revision, the usual case, is left alone without
     loading Alembic: its runtime and every migration script cost more to import than the
-    whole check. Answers whether migrations ran."""
-    heads = script_heads()
-    if heads is not None:
-        checked = engine or make_engine(database_url)
-        try:
-            if heads == stored_revisions(checked):
+    whole check. On PostgreSQL the migrations run under an advisory lock, so that several
+    processes starting at once on a new database migrate it once (the others wait, then find
+    it done). Answers whether migrations ran."""
+    checked = engine or make_engine(database_url)
+    try:
+        if _at_newest(checked):
+            return False
+        with _migrating(checked):
+            if _at_newest(checked):
                 return False
-        finally:
-            if engine is None:
-                checked.dispose()
-    from alembic import command
+            from alembic import command
 
-    command.upgrade(alembic_config(database_url), "head")
-    return True
+            command.upgrade(alembic_config(database_url), "head")
+            return True
+    finally:
+        if engine is None:
+            checked.dispose()
+
+
+MIGRATION_LOCK = 0x5065C3A5
+"""The PostgreSQL advisory lock the migrations run under (any number no other code takes)."""
+
+
+def _at_newest(engine: Engine) -> bool:
+    heads = script_heads()
+    return heads is not None and heads == stored_revisions(engine)
+
+
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[None]:
+    if engine.dialect.name != "postgresql":
+        yield  # SQLite: a file shared by several processes is migrated by the first started
+        return
+    with engine.connect() as connection:
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        try:
+            yield
+        finally:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            connection.commit()
 
 
 def stored_revisions(engine: Engine) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -67,7 +67,8 @@ class Match(SQLModel, table=True):
     game: str = Field(default="", max_length=32)
     players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     """Room seats in engine order: ``players[i]`` plays engine seat ``i``."""
-    seed: int
+    seed: int = Field(sa_type=BigInteger)
+    """62 random bits: more than PostgreSQL's ``integer`` holds."""
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seats: int
     status: str = Field(default="playing", max_length=16)

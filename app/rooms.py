@@ -219,13 +219,15 @@ class RoomService:
             setattr(live, name, getattr(fresh, name))
 
     def _load(self, code: str) -> LiveRoom:
+        if not _valid_code(code):  # before any query: PostgreSQL refuses text with a NUL
+            raise RoomNotFound(f"There is no room {code}. Check the code on the board.")
         with Session(self.db) as session:
             room = session.exec(
                 select(Room)
                 .where(Room.code == code, col(Room.status).in_(OPEN_STATUSES))
                 .order_by(col(Room.id).desc())
             ).first()
-            if room is None or not _valid_code(code):
+            if room is None:
                 raise RoomNotFound(f"There is no room {code}. Check the code on the board.")
             assert room.id is not None
             seats = session.exec(

@@ -1,24 +1,27 @@
-"""Fixtures shared by the app tests: an in-process app and a real server process."""
+"""Fixtures shared by the app tests: an in-process app and a real server process, each on a
+fresh database, SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
 
 from app.config import PROJECT_DIR, Settings
+from app.db import upgrade
 from app.main import create_app
+from tests.services import PostgresDatabases, free_port, postgres_server
 
 ARTIFACTS = PROJECT_DIR / "test-artifacts"
 
@@ -27,11 +30,112 @@ ARTIFACTS = PROJECT_DIR / "test-artifacts"
 os.environ.setdefault("PECET_RATE_LIMITS", "off")
 
 
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}", bot_delay=0.0, step_seconds=0.02
+SQLITE_ONLY_MODULES = frozenset(
+    {
+        "test_api_limits",
+        "test_heirs_phone_sheet",
+        "test_heirs_table",
+        "test_howto",
+        "test_legions_table",
+        "test_log_secrets",
+        "test_pages",
+        "test_refusal_texts",
+        "test_seat_labels",
+        "test_security_headers",
+        "test_ws_hardening",
+    }
+)
+"""Modules whose tests use a database without being about it (screens, leaks of secrets,
+limits of requests): they run on SQLite alone, which keeps the suite's time in bounds. So do
+the browser tests, for the same reason."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "postgresql: runs on PostgreSQL (`-m 'not postgresql'` runs the suite on SQLite alone)",
     )
+    config.addinivalue_line("markers", "sqlite_only: uses the database on SQLite alone")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that uses a database runs on SQLite and again on PostgreSQL, except the browser
+    tests (slow, and about the screens) and those marked or listed as SQLite-only."""
+    if "database_backend" not in metafunc.fixturenames:
+        return
+    package, _, module = metafunc.module.__name__.rpartition(".")
+    test = metafunc.definition
+    if (
+        package != "tests.browser"
+        and module not in SQLITE_ONLY_MODULES
+        and test.get_closest_marker("browser") is None
+        and test.get_closest_marker("sqlite_only") is None
+    ):
+        backends = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+        metafunc.parametrize("database_backend", backends, indirect=True)
+
+
+@pytest.fixture
+def database_backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgresql``, as the test is parametrised (SQLite when it is not)."""
+    backend: str = getattr(request, "param", "sqlite")
+    return backend
+
+
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresDatabases]:
+    """The PostgreSQL server of the run: ``TEST_DATABASE_URL`` (a role that may create
+    databases) or a throwaway server of its own."""
+    with ExitStack() as stack:
+        server_url = os.environ.get("TEST_DATABASE_URL") or stack.enter_context(
+            postgres_server(tmp_path_factory.mktemp("postgres"))
+        )
+        databases = PostgresDatabases(server_url)
+        stack.callback(databases.close)
+        yield databases
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres: PostgresDatabases) -> Iterator[str]:
+    """A database at the newest migration, copied for each test: Alembic runs once a run."""
+    url = postgres.create()
+    upgrade(url)
+    try:
+        yield str(make_url(url).database)
+    finally:
+        postgres.drop(url)
+
+
+@pytest.fixture
+def database_url(
+    database_backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """The database of one test, at the newest migration: a new SQLite file (the server
+    migrates it as it starts), or a new PostgreSQL database on the run's server."""
+    if database_backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'pecet.sqlite3'}"
+        return
+    postgres: PostgresDatabases = request.getfixturevalue("postgres")
+    with postgres.database(template=request.getfixturevalue("postgres_template")) as url:
+        yield url
+
+
+@pytest.fixture
+def empty_database_url(
+    database_backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """A database without a table, for tests of the migrations."""
+    if database_backend == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    postgres: PostgresDatabases = request.getfixturevalue("postgres")
+    with postgres.database() as url:
+        yield url
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url, bot_delay=0.0, step_seconds=0.02)
 
 
 @pytest.fixture
@@ -40,16 +144,9 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield test_client
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @dataclass
 class ServerProcess:
-    """``pecet serve`` in its own process, on a SQLite file that outlives it."""
+    """``pecet serve`` in its own process, on a database that outlives it."""
 
     database_url: str
     bot_delay: float = 0.0
@@ -58,6 +155,8 @@ class ServerProcess:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    """More of the server's environment (e.g. ``PECET_REDIS_URL``)."""
 
     @property
     def base_url(self) -> str:
@@ -83,6 +182,7 @@ class ServerProcess:
             "PECET_BOT_DELAY": str(self.bot_delay),
             "PECET_STEP_SECONDS": str(self.step_seconds),
             "PECET_PUBLIC_URL": self.base_url,
+            **self.env,
         }
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
@@ -130,10 +230,13 @@ class ServerProcess:
 
 
 @contextmanager
-def running_server(folder: Path, step_seconds: float = 0.02) -> Iterator[ServerProcess]:
-    """A real server process on a fresh SQLite file in ``folder``, stopped at the end."""
+def running_server(
+    folder: Path, step_seconds: float = 0.02, database_url: str | None = None
+) -> Iterator[ServerProcess]:
+    """A real server process on ``database_url`` (a fresh SQLite file in ``folder`` by
+    default), stopped at the end."""
     process = ServerProcess(
-        database_url=f"sqlite:///{folder / 'pecet.sqlite3'}",
+        database_url=database_url or f"sqlite:///{folder / 'pecet.sqlite3'}",
         log_path=folder / "server.log",
         step_seconds=step_seconds,
     )
@@ -145,8 +248,8 @@ def running_server(folder: Path, step_seconds: float = 0.02) -> Iterator[ServerP
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with running_server(tmp_path) as process:
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    with running_server(tmp_path, database_url=database_url) as process:
         yield process
 
 

@@ -1,4 +1,4 @@
-"""Kill -9 a real server in the middle of games, start it again on the same SQLite file."""
+"""Kill -9 a real server in the middle of games, start it again on the same database."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from sqlalchemy import text
+from sqlmodel import Session, col, select
 
+from app.db import make_engine
+from app.models import Match, OrderLog, Room
 from tests.conftest import ServerProcess
 from tests.play import auth, create_room, join, order_from_prompt, play_to_end, start_duel
 
@@ -94,32 +98,33 @@ def test_kill_9_mid_game_loses_nothing_and_the_game_goes_on(server: ServerProces
         assert finished["version"] == 28
 
 
-def test_every_acknowledged_order_is_in_the_file_at_once(server: ServerProcess) -> None:
+def test_every_acknowledged_order_is_stored_at_once(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.base_url, timeout=10) as http:
         code, _host, tokens = start_duel(http)
         play_orders(http, code, tokens, 3)
     server.kill()
-    database = server.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(database) as db:
-        rows = db.execute(
-            'SELECT o.seq, o.seat, o."order" FROM orderlog o JOIN match m ON o.match_id = m.id'
-            " JOIN room r ON m.room_id = r.id WHERE r.code = ? ORDER BY o.seq",
-            (code,),
-        ).fetchall()
-        (version,) = db.execute(
-            "SELECT m.version FROM match m JOIN room r ON m.room_id = r.id WHERE r.code = ?",
-            (code,),
-        ).fetchone()
-        (mode,) = db.execute("PRAGMA journal_mode").fetchone()
-    assert [seq for seq, _seat, _order in rows] == [1, 2, 3]
-    assert json.loads(rows[0][2])["type"] == "take"
-    assert version == 3
-    assert mode == "wal"
+    if server.database_url.startswith("sqlite:"):
+        # Asked before the engine below opens the file (it turns WAL on as it connects).
+        with sqlite3.connect(server.database_url.removeprefix("sqlite:///")) as db:
+            (mode,) = db.execute("PRAGMA journal_mode").fetchone()
+        assert mode == "wal"
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        match = session.exec(
+            select(Match).join(Room).where(Room.code == code, Match.number == 1)
+        ).one()
+        orders = session.exec(
+            select(OrderLog).where(OrderLog.match_id == match.id).order_by(col(OrderLog.seq))
+        ).all()
+    engine.dispose()
+    assert [order.seq for order in orders] == [1, 2, 3]
+    assert orders[0].order["type"] == "take"
+    assert match.version == 3
 
 
-def test_bots_resume_their_game_after_a_crash(tmp_path: Path) -> None:
+def test_bots_resume_their_game_after_a_crash(tmp_path: Path, database_url: str) -> None:
     slow = ServerProcess(
-        database_url=f"sqlite:///{tmp_path / 'bots.sqlite3'}",
+        database_url=database_url,
         bot_delay=0.4,  # slow enough that the kill lands mid-game on a busy machine
         log_path=tmp_path / "server.log",
     )
@@ -177,7 +182,7 @@ def test_real_websockets_against_the_server_process(server: ServerProcess) -> No
     assert close_code == 1008
 
 
-def test_heirs_games_stored_before_the_variants_keep_their_elf(tmp_path: Path) -> None:
+def test_heirs_games_stored_before_the_variants_keep_their_elf(empty_database_url: str) -> None:
     """H13.1: a Heirs match stored when the Elf counted per 5 soldiers goes on, after the
     upgrade, with the named variant that keeps it so (its snapshot and its replay)."""
     from alembic import command
@@ -185,27 +190,34 @@ def test_heirs_games_stored_before_the_variants_keep_their_elf(tmp_path: Path) -
     from app.db import alembic_config, upgrade
     from engine.registry import get_rules
 
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    url = empty_database_url
     command.upgrade(alembic_config(url), "0005")
     rules = get_rules("heirs")
     state = rules.to_json(rules.setup(3, 11, {}))
     del state["options"]["variants"]  # as stored before variants existed
-    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
+    engine = make_engine(url)
+    with engine.begin() as db:
         db.execute(
-            "INSERT INTO room (code, game, options, status, host_token_hash, paused, "
-            "created_at, updated_at) VALUES ('ABCD', 'heirs', '{}', 'playing', 'x', 0, "
-            "'2026-11-30', '2026-11-30')"
+            text(
+                "INSERT INTO room (code, game, options, status, host_token_hash, paused, "
+                "created_at, updated_at) VALUES ('ABCD', 'heirs', '{}', 'playing', 'x', false, "
+                "'2026-11-30', '2026-11-30')"
+            )
         )
         db.execute(
-            "INSERT INTO match (room_id, number, game, players, seed, options, seats, status, "
-            "version, state, recent_events, ready_seats, created_at, updated_at, fast_forward) "
-            "VALUES (1, 1, 'heirs', '[0, 1, 2]', 11, '{\"timer\": 90}', 3, 'playing', 0, ?, "
-            "'[]', '[]', '2026-11-30', '2026-11-30', 0)",
-            (json.dumps(state),),
+            text(
+                "INSERT INTO match (room_id, number, game, players, seed, options, seats, "
+                "status, version, state, recent_events, ready_seats, created_at, updated_at, "
+                "fast_forward) VALUES ((SELECT id FROM room), 1, 'heirs', '[0, 1, 2]', 11, "
+                "'{\"timer\": 90}', 3, 'playing', 0, :state, '[]', '[]', '2026-11-30', "
+                "'2026-11-30', false)"
+            ),
+            {"state": json.dumps(state)},
         )
     upgrade(url)
-    with sqlite3.connect(tmp_path / "old.sqlite3") as db:
-        options, stored = db.execute("SELECT options, state FROM match").fetchone()
-    assert json.loads(options) == {"timer": 90, "variants": ["elf_per_5"]}
-    restored = rules.from_json(json.loads(stored))
+    with Session(engine) as session:
+        match = session.exec(select(Match)).one()
+    engine.dispose()
+    assert match.options == {"timer": 90, "variants": ["elf_per_5"]}
+    restored = rules.from_json(match.state)
     assert restored.options["variants"] == ["elf_per_5"]

@@ -5,16 +5,17 @@ and a kill -9 between them loses none of them."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 import httpx
 import jsonpatch
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session, select
 from starlette.testclient import WebSocketTestSession
 
 from app.db import make_engine
+from app.models import Match, Room
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
@@ -118,17 +119,18 @@ def test_a_seal_reaches_the_others_as_a_notice_that_brings_their_views_up_to_dat
 
 
 def stored_version(database_url: str, code: str) -> int:
-    with sqlite3.connect(database_url.removeprefix("sqlite:///")) as db:
-        (version,) = db.execute(
-            "SELECT m.version FROM match m JOIN room r ON m.room_id = r.id WHERE r.code = ?",
-            (code,),
-        ).fetchone()
-    return int(version)
+    engine = make_engine(database_url)
+    with Session(engine) as session:
+        version = session.exec(select(Match.version).join(Room).where(Room.code == code)).one()
+    engine.dispose()
+    return version
 
 
 def heirs_state_now(server: ServerProcess, match_id: int) -> Any:
-    """The true state of the match from the order log in the server's file."""
-    match, orders = stored_match(make_engine(server.database_url), match_id)
+    """The true state of the match from the order log in the server's database."""
+    engine = make_engine(server.database_url)
+    match, orders = stored_match(engine, match_id)
+    engine.dispose()
     return (
         rebuild(match, orders).states()[-1]
         if orders
@@ -171,6 +173,8 @@ def test_kill_9_between_two_resolutions_loses_no_sealed_order(server: ServerProc
         seal(2, 12)
         resolved = http.get(f"/api/rooms/{code}").json()
         assert resolved["version"] == resolved_at + 3 and resolved["history"]
-    match, orders = stored_match(make_engine(server.database_url), match_id)
+    engine = make_engine(server.database_url)
+    match, orders = stored_match(engine, match_id)
+    engine.dispose()
     assert match.version == resolved_at + 3 == len(orders)
     assert heirs.to_json(rebuild(match, orders).states()[-1]) == match.state

@@ -36,11 +36,9 @@ STEP = 0.25
 
 
 @pytest.fixture
-def show_client(tmp_path: Path) -> Iterator[TestClient]:
+def show_client(database_url: str) -> Iterator[TestClient]:
     """A server whose board shows each step for a quarter of a second."""
-    settings = Settings(
-        database_url=f"sqlite:///{tmp_path / 'show.sqlite3'}", bot_delay=0.0, step_seconds=STEP
-    )
+    settings = Settings(database_url=database_url, bot_delay=0.0, step_seconds=STEP)
     with TestClient(create_app(settings)) as test_client:
         yield test_client
 
@@ -386,9 +384,11 @@ def test_every_stored_match_replays_to_its_snapshot(client: TestClient) -> None:
 
 
 @pytest.mark.server
-def test_a_show_survives_a_restart_and_a_board_that_reconnects(tmp_path: Path) -> None:
+def test_a_show_survives_a_restart_and_a_board_that_reconnects(
+    tmp_path: Path, database_url: str
+) -> None:
     server = ServerProcess(
-        database_url=f"sqlite:///{tmp_path / 'show.sqlite3'}",
+        database_url=database_url,
         step_seconds=2.0,
         log_path=tmp_path / "server.log",
     )

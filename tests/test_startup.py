@@ -6,14 +6,20 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
+from sqlmodel import Session, SQLModel, select
 
 from app import i18n
 from app.config import PROJECT_DIR
 from app.db import alembic_config, make_engine, script_heads, stored_revisions, upgrade
+from app.models import Match, Prediction, Resolution, Room
+from tests.services import PostgresDatabases
 
 CS_CATALOG = PROJECT_DIR / "locale" / "cs" / "LC_MESSAGES" / "messages.po"
 
@@ -34,8 +40,8 @@ def test_script_heads_of_a_merge_and_of_scripts_alembic_must_read(tmp_path: Path
     assert script_heads(tmp_path) is None  # not a literal: Alembic decides
 
 
-def test_upgrade_migrates_a_new_database_then_leaves_it_alone(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'pecet.sqlite3'}"
+def test_upgrade_migrates_a_new_database_then_leaves_it_alone(empty_database_url: str) -> None:
+    url = empty_database_url
     engine = make_engine(url)
     assert stored_revisions(engine) == frozenset()
     assert upgrade(url, engine) is True
@@ -46,10 +52,10 @@ def test_upgrade_migrates_a_new_database_then_leaves_it_alone(tmp_path: Path) ->
     engine.dispose()
 
 
-def test_an_older_database_is_still_migrated(tmp_path: Path) -> None:
+def test_an_older_database_is_still_migrated(empty_database_url: str) -> None:
     from alembic import command
 
-    url = f"sqlite:///{tmp_path / 'pecet.sqlite3'}"
+    url = empty_database_url
     command.upgrade(alembic_config(url), "0005")
     assert upgrade(url) is True
     engine = make_engine(url)
@@ -57,8 +63,84 @@ def test_an_older_database_is_still_migrated(tmp_path: Path) -> None:
     engine.dispose()
 
 
-def test_a_start_on_a_database_at_head_does_not_import_alembic(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'pecet.sqlite3'}"
+def test_processes_starting_at_once_on_a_new_postgresql_database_migrate_it_once(
+    postgres: PostgresDatabases,
+) -> None:
+    """Several processes of one service start together (compose.yaml): the advisory lock
+    lets one migrate while the others wait and then find the schema done."""
+    with postgres.database() as url:
+        # A process each: one server's pool and session, as `pecet serve` would have.
+        command = [sys.executable, "-m", "app.cli", "migrate"]
+        environment = {**os.environ, "DATABASE_URL": url}
+        starts = [
+            subprocess.Popen(command, cwd=PROJECT_DIR, env=environment, stdout=subprocess.PIPE)
+            for _ in range(3)
+        ]
+        said = [start.communicate(timeout=120)[0].decode() for start in starts]
+        assert [start.returncode for start in starts] == [0, 0, 0], said
+        assert sorted(said) == sorted(
+            ["Migrated to the newest schema.\n", *["The schema is up to date.\n"] * 2]
+        )
+        engine = make_engine(url)
+        try:
+            assert stored_revisions(engine) == script_heads()
+        finally:
+            engine.dispose()
+
+
+def test_the_migrations_build_the_schema_of_the_models(empty_database_url: str) -> None:
+    """Alembic builds what the models describe, column types included where the database
+    keeps them (SQLite keeps an affinity only: its INTEGER holds 64 bits)."""
+    upgrade(empty_database_url)
+    engine = make_engine(empty_database_url)
+    with engine.connect() as connection:
+        compare_type = engine.dialect.name != "sqlite"
+        context = MigrationContext.configure(connection, opts={"compare_type": compare_type})
+        assert compare_metadata(context, SQLModel.metadata) == []
+    engine.dispose()
+
+
+def test_a_stored_match_keeps_its_seed_and_its_times(database_url: str) -> None:
+    """A seed of 62 random bits, and times given in any zone, come back as they were stored
+    (the test's PostgreSQL server is not in UTC)."""
+    engine = make_engine(database_url)
+    upgrade(database_url, engine)
+    seed = 2**62 - 1
+    moment = datetime(2026, 12, 3, 20, 15, 30, 123456, tzinfo=timezone(timedelta(hours=-5)))
+    with Session(engine) as session:
+        room = Room(code="ABCD", game="heirs", host_token_hash="x", created_at=moment)
+        session.add(room)
+        session.flush()
+        assert room.id is not None
+        match = Match(room_id=room.id, number=1, seed=seed, seats=3, show_started_at=moment)
+        session.add(match)
+        session.flush()
+        assert match.id is not None
+        session.add(
+            Resolution(
+                match_id=match.id, number=1, round=0, first_seq=1, last_seq=3, created_at=moment
+            )
+        )
+        session.add(
+            Prediction(room_id=room.id, match_number=1, seat=0, winner=1, created_at=moment)
+        )
+        session.commit()
+    with Session(engine) as session:
+        stored = session.exec(select(Match)).one()
+        assert stored.seed == seed
+        times = [
+            session.exec(select(Room.created_at)).one(),
+            stored.show_started_at,
+            session.exec(select(Resolution.created_at)).one(),
+            session.exec(select(Prediction.created_at)).one(),
+        ]
+    engine.dispose()
+    assert times == [moment] * 4, "the same instants"
+    assert all(time is not None and time.utcoffset() == timedelta(0) for time in times)
+
+
+def test_a_start_on_a_database_at_head_does_not_import_alembic(empty_database_url: str) -> None:
+    url = empty_database_url
     upgrade(url)
     check = (
         "import sys\nfrom app.db import upgrade\n"

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import itertools
-import json
-import sqlite3
 import time
 from typing import Any
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
 
+from app.db import make_engine
+from app.models import Match, Room
 from engine.tournament import (
     Plan,
     catch_up_start_player,
@@ -395,14 +396,12 @@ def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: Server
                 starts.append(tournament["next"]["start_player"])
                 assert http.post(f"/api/rooms/{code}/ready", headers=host).status_code == 200
         assert colours[0] == colours[1] == colours[2], "H20.1: seats keep their colours"
-    database = server.database_url.removeprefix("sqlite:///")
-    with sqlite3.connect(database) as db:
-        stored = db.execute(
-            "SELECT m.options FROM match m JOIN room r ON m.room_id = r.id"
-            " WHERE r.code = ? ORDER BY m.number",
-            (code,),
-        ).fetchall()
-    options = [json.loads(row[0]) for row in stored]
+    engine = make_engine(server.database_url)
+    with Session(engine) as session:
+        options = session.exec(
+            select(Match.options).join(Room).where(Room.code == code).order_by(col(Match.number))
+        ).all()
+    engine.dispose()
     assert "start_player" not in options[0]
     assert [o["start_player"] for o in options[1:]] == starts, "H20.4: catch-up sets round 1"
     assert options[1]["colours"] == [colours[0][str(seat)] for seat in range(3)]
