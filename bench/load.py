@@ -1,9 +1,10 @@
 """Load benchmark: the real server, R Heirs of the Axis rooms, 6 phones and 1 board each.
 
-Starts ``pecet serve`` on a fresh SQLite file, opens R rooms through the JSON API, seats six
-phones in each, starts the matches and connects every phone and board websocket. Then every
-phone plays whole rounds with the real protocol: when its view has a prompt, it waits a random
-moment within ``--window`` seconds and seals an order read off the prompt. It measures
+Starts ``pecet serve`` on a fresh SQLite file (or ``--processes N`` of them sharing it through
+a throwaway Redis, room i played on process i % N), opens R rooms through the JSON API, seats
+six phones in each, starts the matches and connects every phone and board websocket. Then
+every phone plays whole rounds with the real protocol: when its view has a prompt, it waits a
+random moment within ``--window`` seconds and seals an order read off the prompt. It measures
 
 - last seal → board: from sending the last seal of a round to the board's first frame that
   shows that round resolved (its ``show`` or newest ``history`` round);
@@ -13,15 +14,21 @@ moment within ``--window`` seconds and seals an order read off the prompt. It me
 - server RSS and CPU, client CPU, frames and bytes per kind, refusals and errors.
 
     .venv/bin/python bench/load.py [--rooms R] [--rounds N | --seconds S] [--window W]
-                                   [--saturate] [--clients K] [--json PATH]
+                                   [--saturate] [--clients K] [--processes N]
+                                   [--database-url URL] [--find-rooms [--p99-ms MS]]
+                                   [--json PATH]
 
 Every figure is printed as one line of a plain table; ``--json`` writes the same figures.
+``--find-rooms`` instead runs a few short probes to find the most rooms whose p99 last seal →
+board stays within ``--p99-ms``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import json
 import math
 import multiprocessing
@@ -36,14 +43,21 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
+from sqlalchemy.engine import make_url
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# The throwaway Redis and PostgreSQL databases the tests use serve the runs here too.
+from tests.services import PostgresDatabases, redis_server
 
 JSON = dict[str, Any]
 
@@ -212,11 +226,12 @@ class RoomSeats:
     code: str
     host_token: str
     seat_tokens: list[str]
+    ws_url: str
+    """The websocket root of the server process the room is played on."""
 
 
 @dataclass(frozen=True)
 class DriveOptions:
-    ws_url: str
     window: float
     rounds: int
     seconds: float | None
@@ -490,7 +505,7 @@ async def drive(
     closing = asyncio.Event()
 
     async def connect_room(driver: RoomDriver) -> None:
-        base = f"{options.ws_url}/ws/rooms/{driver.seats.code}"
+        base = f"{driver.seats.ws_url}/ws/rooms/{driver.seats.code}"
         driver.board = await _open(f"{base}/board", driver.seats.host_token, options, gate)
         for phone in driver.phones:
             phone.socket = await _open(base, phone.token, options, gate)
@@ -573,15 +588,53 @@ def _worker_process(
 
 # ------------------------------------------------------------------ the server side
 
+LOG_RECORD = re.compile(r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL)\b")
+"""The head of a server log record: the app's ``LEVEL name: …`` and uvicorn's ``LEVEL: …``;
+the lines up to the next head (a traceback) belong to it."""
+FAILURE_LEVELS = ("ERROR", "CRITICAL")
+TRACEBACK = "Traceback ("
+FAILURES_KEPT = 20
+"""Distinct server log failures printed and kept in the figures."""
+
+
+def log_failures(lines: Sequence[str]) -> list[str]:
+    """The records of a server log that report a failure, each told by its first line and,
+    when a traceback follows, the exception that ends it: ``ERROR asyncio: Task exception was
+    never retrieved → KeyError: 'x'``. A traceback printed without a logger is one too."""
+    failures: list[str] = []
+    record: list[str] = []
+
+    def failing() -> bool:
+        level = LOG_RECORD.match(record[0]) if record else None
+        return bool(record) and (
+            (level is not None and level.group(1) in FAILURE_LEVELS)
+            or record[0].startswith(TRACEBACK)
+        )
+
+    def close() -> None:
+        if failing():
+            # The exception is the traceback's last line that is not indented.
+            ends = [line for line in record[1:] if line.strip() and not line[0].isspace()]
+            head, last = record[0], ends[-1] if ends else None
+            failures.append(head if last is None or last == head else f"{head} → {last}")
+        record.clear()
+
+    for line in lines:
+        if LOG_RECORD.match(line) or (line.startswith(TRACEBACK) and not failing()):
+            close()
+        record.append(line)
+    close()
+    return failures
+
 
 class Server:
-    """``pecet serve`` on a fresh SQLite file, stopped with SIGTERM at the end."""
+    """One ``pecet serve`` process on a free port, stopped with SIGTERM at the end."""
 
-    def __init__(self, folder: Path, step_seconds: float) -> None:
-        self.folder = folder
+    def __init__(self, folder: Path, number: int, environment: dict[str, str]) -> None:
+        self.number = number
         self.port = _free_port()
-        self.log_path = folder / "server.log"
-        self.step_seconds = step_seconds
+        self.log_path = folder / f"server-{number}.log"
+        self.environment = environment
         self.process: subprocess.Popen[bytes] | None = None
         self.cold_start = 0.0
 
@@ -589,24 +642,21 @@ class Server:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
     def start(self) -> None:
         pecet = Path(sys.executable).parent / "pecet"
         if not pecet.exists():
             pecet = PROJECT_DIR / ".venv" / "bin" / "pecet"
-        env = {
-            **os.environ,
-            "PECET_DATA_DIR": str(self.folder),
-            "DATABASE_URL": f"sqlite:///{self.folder / 'pecet.sqlite3'}",
-            "PECET_RATE_LIMITS": "off",  # every phone comes from 127.0.0.1
-            "PECET_STEP_SECONDS": str(self.step_seconds),
-        }
         with open(self.log_path, "wb") as log:
             spawned = time.perf_counter()
             # A session of its own: Ctrl-C reaches this script, which stops the server itself.
             self.process = subprocess.Popen(
                 [str(pecet), "serve", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=PROJECT_DIR,
-                env=env,
+                env=self.environment,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -614,14 +664,18 @@ class Server:
         with httpx.Client(timeout=2) as http:
             while True:
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"the server exited at start ({self.process.returncode})")
+                    raise RuntimeError(
+                        f"server process {self.number} exited at start ({self.process.returncode})"
+                    )
                 try:
                     if http.get(f"{self.base_url}/").status_code == 200:
                         break
                 except httpx.HTTPError:
                     pass
                 if time.perf_counter() - spawned > 120:
-                    raise RuntimeError("the server did not answer GET / within 120 s")
+                    raise RuntimeError(
+                        f"server process {self.number} did not answer GET / within 120 s"
+                    )
                 time.sleep(0.01)
         self.cold_start = time.perf_counter() - spawned
 
@@ -651,9 +705,105 @@ class Server:
             process.kill()
             process.wait(timeout=5)
 
+    def log_lines(self) -> list[str]:
+        if not self.log_path.exists():
+            return []
+        return self.log_path.read_text(errors="replace").splitlines()
+
     def log_tail(self) -> str:
-        lines = self.log_path.read_text(errors="replace").splitlines()[-15:]
-        return "\n".join(lines) or "(empty server log)"
+        return "\n".join(self.log_lines()[-15:]) or "(empty server log)"
+
+
+@dataclass
+class ServerGroup:
+    """The server processes of one run: one database, and one Redis when they are several."""
+
+    servers: list[Server]
+    redis_url: str | None
+
+    def rss_kib(self) -> list[int]:
+        return [server.rss_kib() for server in self.servers]
+
+    def cpu_seconds(self) -> list[float]:
+        return [server.cpu_seconds() for server in self.servers]
+
+    def redis_cpu_seconds(self) -> float | None:
+        """Redis's own CPU seconds so far (its INFO), None without Redis."""
+        if self.redis_url is None:
+            return None
+        client = redis.Redis.from_url(self.redis_url)
+        try:
+            info: dict[str, Any] = client.info("cpu")
+        finally:
+            client.close()
+        return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+    def failures(self) -> collections.Counter[str]:
+        """The failures the servers' logs report (:func:`log_failures`), each marked with its
+        process, and how many times each."""
+        return collections.Counter(
+            f"process {server.number}: {failure}"
+            for server in self.servers
+            for failure in log_failures(server.log_lines())
+        )
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+
+@contextlib.contextmanager
+def serving(
+    folder: Path, processes: int, step_seconds: float, database_server: str | None
+) -> Iterator[ServerGroup]:
+    """``processes`` servers on one fresh database: a SQLite file in ``folder`` (WAL lets
+    several processes share it), or a new database on the PostgreSQL server of
+    ``database_server``, dropped at the end. Several processes share the rooms through a
+    throwaway Redis. They start one after another, so only the first migrates the database.
+    Should anything fail, the end of every server's log and its error lines are printed."""
+    with contextlib.ExitStack() as stack:
+        if database_server is None:
+            database_url = f"sqlite:///{folder / 'pecet.sqlite3'}"
+        else:
+            databases = PostgresDatabases(database_server)
+            stack.callback(databases.close)
+            database_url = stack.enter_context(databases.database())
+        redis_url = stack.enter_context(redis_server(folder)) if processes > 1 else None
+        environment = {
+            **os.environ,
+            "PECET_DATA_DIR": str(folder),
+            "DATABASE_URL": database_url,
+            "PECET_RATE_LIMITS": "off",  # every phone comes from 127.0.0.1
+            "PECET_STEP_SECONDS": str(step_seconds),
+        }
+        environment.pop("PECET_REDIS_URL", None)
+        if redis_url is not None:
+            environment["PECET_REDIS_URL"] = redis_url
+        group = ServerGroup(
+            [Server(folder, number, environment) for number in range(processes)], redis_url
+        )
+        stack.callback(group.stop)
+        try:
+            for server in group.servers:
+                server.start()
+            yield group
+        except Exception:
+            for server in group.servers:
+                if server.process is not None:
+                    print(
+                        f"server process {server.number} log (last lines):\n{server.log_tail()}",
+                        file=sys.stderr,
+                    )
+            failures = _failure_lines(group.failures())
+            if failures:
+                shown = "\n".join(failures)
+                print(f"failures in the server logs:\n{shown}", file=sys.stderr)
+            raise
+
+
+def _failure_lines(failures: collections.Counter[str]) -> list[str]:
+    """The most frequent failures, each with its count."""
+    return [f"{count} × {failure}" for failure, count in failures.most_common(FAILURES_KEPT)]
 
 
 def _free_port() -> int:
@@ -663,11 +813,17 @@ def _free_port() -> int:
         return port
 
 
-async def open_rooms(base_url: str, count: int, options: JSON) -> list[RoomSeats]:
-    """Create ``count`` rooms, seat six phones in each and start their matches (the API)."""
+def rooms_on(process: int, processes: int, rooms: int) -> int:
+    """How many of ``rooms`` are played on ``process``: room i goes to process i % N."""
+    return len(range(process, rooms, processes))
+
+
+async def open_rooms(servers: Sequence[Server], count: int, options: JSON) -> list[RoomSeats]:
+    """Create ``count`` rooms, seat six phones in each and start their matches (the API);
+    room i on server process i % N, where its sockets will connect too."""
     gate = asyncio.Semaphore(ROOMS_OPENED_AT_ONCE)
 
-    async def one(http: httpx.AsyncClient) -> RoomSeats:
+    async def one(http: httpx.AsyncClient, server: Server) -> RoomSeats:
         async with gate:
             created = await http.post("/api/rooms", json={"game": GAME, "options": options})
             created.raise_for_status()
@@ -683,10 +839,15 @@ async def open_rooms(base_url: str, count: int, options: JSON) -> list[RoomSeats
                 f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host}"}
             )
             started.raise_for_status()
-            return RoomSeats(code, host, tokens)
+            return RoomSeats(code, host, tokens, server.ws_url)
 
-    async with httpx.AsyncClient(base_url=base_url, timeout=120) as http:
-        return list(await asyncio.gather(*(one(http) for _ in range(count))))
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=s.base_url, timeout=120))
+            for s in servers
+        ]
+        placed = [(clients[i % len(servers)], servers[i % len(servers)]) for i in range(count)]
+        return list(await asyncio.gather(*(one(http, server) for http, server in placed)))
 
 
 # ------------------------------------------------------------------ the run
@@ -714,10 +875,48 @@ def _rounded(value: float | None, digits: int = 1) -> float | None:
     return None if value is None else round(value, digits)
 
 
+@dataclass
+class ServerMeter:
+    """What the server processes (and Redis) take: RSS before the rooms, at the go and at the
+    end; CPU seconds from the go to the end."""
+
+    group: ServerGroup
+    rss_before_kib: list[int] = field(default_factory=list)
+    rss_idle_kib: list[int] = field(default_factory=list)
+    rss_end_kib: list[int] = field(default_factory=list)
+    cpu_spent: list[float] = field(default_factory=list)
+    redis_cpu_spent: float | None = None
+    _cpu_at_go: list[float] = field(default_factory=list)
+    _redis_cpu_at_go: float | None = None
+
+    def before_rooms(self) -> None:
+        self.rss_before_kib = self.group.rss_kib()
+
+    def go(self) -> None:
+        """Every socket is connected and greeted: the measured interval starts."""
+        self.rss_idle_kib = self.group.rss_kib()
+        self._cpu_at_go = self.group.cpu_seconds()
+        self._redis_cpu_at_go = self.group.redis_cpu_seconds()
+
+    def end(self) -> None:
+        self.rss_end_kib = self.group.rss_kib()
+        cpu_now = zip(self.group.cpu_seconds(), self._cpu_at_go, strict=True)
+        self.cpu_spent = [later - earlier for later, earlier in cpu_now]
+        redis_now = self.group.redis_cpu_seconds()
+        if redis_now is not None and self._redis_cpu_at_go is not None:
+            self.redis_cpu_spent = redis_now - self._redis_cpu_at_go
+
+
+def _database_label(database_server: str | None, processes: int) -> str:
+    if database_server is not None:
+        server = make_url(database_server)
+        return f"a fresh PostgreSQL database on {server.host}:{server.port}"
+    return "one SQLite file (WAL)" + (f" shared by {processes} processes" if processes > 1 else "")
+
+
 def run(args: argparse.Namespace) -> JSON:
     window = 0.0 if args.saturate else args.window
     options = DriveOptions(
-        ws_url="",
         window=window,
         rounds=args.rounds,
         seconds=args.seconds,
@@ -726,34 +925,39 @@ def run(args: argparse.Namespace) -> JSON:
         compression=not args.no_compression,
     )
     game_rounds = MAX_HEIRS_ROUNDS if args.seconds else max(DEFAULT_HEIRS_ROUNDS, args.rounds)
+    processes = args.processes
     figures: JSON = {
         "commit": _git_commit(),
         "mode": "saturate (window 0)" if args.saturate else f"window {window:g} s",
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
         "step_seconds": args.step_seconds,
         "clients": args.clients,
+        "processes": processes,
+        "database": _database_label(args.database_url, processes),
     }
-    with tempfile.TemporaryDirectory(prefix="pecet-bench-") as folder:
-        server = Server(Path(folder), args.step_seconds)
-        try:
-            server.start()
-            figures["cold_start_s"] = round(server.cold_start, 3)
-            print(f"server up in {server.cold_start:.2f} s on {server.base_url}", flush=True)
-            options = DriveOptions(**{**asdict(options), "ws_url": f"ws://127.0.0.1:{server.port}"})
-            rss_before = server.rss_kib()
-            rooms = asyncio.run(open_rooms(server.base_url, args.rooms, {"rounds": game_rounds}))
-            print(f"{len(rooms)} rooms open and started; connecting sockets", flush=True)
-            report, rss_idle, cpu_interval = _drive_all(server, rooms, options, args.clients)
-            rss_end = server.rss_kib()
-        except Exception:
-            if server.process is not None:
-                print(f"server log (last lines):\n{server.log_tail()}", file=sys.stderr)
-            raise
-        finally:
-            server.stop()
+    with (
+        tempfile.TemporaryDirectory(prefix="pecet-bench-") as folder,
+        serving(Path(folder), processes, args.step_seconds, args.database_url) as group,
+    ):
+        ports = ", ".join(str(server.port) for server in group.servers)
+        print(f"{processes} server process(es) up on port(s) {ports}", flush=True)
+        meter = ServerMeter(group)
+        meter.before_rooms()
+        rooms = asyncio.run(open_rooms(group.servers, args.rooms, {"rounds": game_rounds}))
+        print(f"{len(rooms)} rooms open and started; connecting sockets", flush=True)
+        report = _drive_all(rooms, options, args.clients, meter.go)
+        meter.end()
+        failures = group.failures()
+        servers = group.servers
     interval = max(1e-9, report.finished_at - report.started_at)
+    errors = dict(report.errors)
+    if failures:
+        errors["failures in the server logs"] = failures.total()
+    rss_before, rss_idle = sum(meter.rss_before_kib), sum(meter.rss_idle_kib)
     figures.update(
+        cold_start_s=round(servers[0].cold_start, 3),
         rooms=args.rooms,
+        rounds_per_room=None if args.seconds else args.rounds,
         sockets=report.sockets,
         measured_s=round(interval, 2),
         setups_resolved=report.setups,
@@ -772,9 +976,33 @@ def run(args: argparse.Namespace) -> JSON:
             "p50": _rounded(percentile(report.ack_ms, 0.50)),
             "p99": _rounded(percentile(report.ack_ms, 0.99)),
         },
-        server_rss_kib={"before_rooms": rss_before, "idle_after_connect": rss_idle, "end": rss_end},
+        server_rss_kib={
+            "before_rooms": rss_before,
+            "idle_after_connect": rss_idle,
+            "end": sum(meter.rss_end_kib),
+        },
         rss_per_idle_room_kib=round((rss_idle - rss_before) / max(1, args.rooms), 1),
-        server_cpu_percent=round(cpu_interval / interval * 100, 1),
+        server_cpu_percent=round(sum(meter.cpu_spent) / interval * 100, 1),
+        server_processes=[
+            {
+                "port": server.port,
+                "rooms": rooms_on(server.number, processes, args.rooms),
+                "cold_start_s": round(server.cold_start, 3),
+                "rss_kib": {"before_rooms": before, "idle_after_connect": idle, "end": end},
+                "cpu_percent": round(cpu / interval * 100, 1),
+            }
+            for server, before, idle, end, cpu in zip(
+                servers,
+                meter.rss_before_kib,
+                meter.rss_idle_kib,
+                meter.rss_end_kib,
+                meter.cpu_spent,
+                strict=True,
+            )
+        ],
+        redis_cpu_percent=None
+        if meter.redis_cpu_spent is None
+        else round(meter.redis_cpu_spent / interval * 100, 1),
         client_cpu_percent=round(report.cpu_seconds / interval * 100, 1),
         frames={
             kind: {
@@ -785,32 +1013,24 @@ def run(args: argparse.Namespace) -> JSON:
             for kind, tally in sorted(report.frames.items())
         },
         refusals=dict(sorted(report.refusals.items())),
-        errors=dict(sorted(report.errors.items())),
+        errors=dict(sorted(errors.items())),
+        server_log_failures=_failure_lines(failures),
         load_average_end=[round(x, 2) for x in os.getloadavg()],
     )
     return figures
 
 
 def _drive_all(
-    server: Server, rooms: list[RoomSeats], options: DriveOptions, clients: int
-) -> tuple[WorkerReport, int, float]:
-    """Play every room; returns the merged report, the idle RSS and the server's CPU
-    seconds over the measured interval."""
-    marks: dict[str, float] = {}
-
-    def at_go() -> int:
-        rss = server.rss_kib()
-        marks["cpu"] = server.cpu_seconds()
-        return rss
-
+    rooms: list[RoomSeats], options: DriveOptions, clients: int, at_go: Callable[[], None]
+) -> WorkerReport:
+    """Play every room from ``clients`` processes (this one alone for 1); ``at_go()`` runs
+    when every socket is connected and greeted, just before the phones start."""
     if clients <= 1:
-        idle: list[int] = []
 
         async def ready() -> None:
-            idle.append(at_go())
+            at_go()
 
-        report = asyncio.run(drive(rooms, options, ready))
-        return report, idle[0], server.cpu_seconds() - marks["cpu"]
+        return asyncio.run(drive(rooms, options, ready))
 
     context = multiprocessing.get_context("spawn")
     messages: multiprocessing.Queue[Any] = context.Queue()
@@ -831,7 +1051,7 @@ def _drive_all(
             if kind == "failed":
                 raise RuntimeError(f"a client process failed: {body}")
             waiting_for -= 1
-        rss_idle = at_go()
+        at_go()
         go.set()
         report = WorkerReport()
         for _ in workers:
@@ -840,7 +1060,7 @@ def _drive_all(
                 raise RuntimeError(f"a client process failed: {body}")
             report.merge(body)
         completed = True
-        return report, rss_idle, server.cpu_seconds() - marks["cpu"]
+        return report
     finally:
         for worker in workers:
             if not completed:  # interrupted or failed: the others need not finish
@@ -862,19 +1082,31 @@ def _next_message(
                 raise RuntimeError("the client processes ended without a report") from None
 
 
+def line(name: str, value: object) -> None:
+    """One row of a printed table."""
+    print(f"{name:<34} {value}")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}"
+
+
 def print_table(figures: JSON) -> None:
-    def line(name: str, value: object) -> None:
-        print(f"{name:<34} {value}")
-
     def ms(table: JSON, *keys: str) -> str:
-        return " / ".join("-" if table[k] is None else f"{table[k]:g}" for k in keys)
+        return " / ".join(_ms(table[k]) for k in keys)
 
+    processes = figures["processes"]
+    several = processes > 1
     print()
     line("commit", figures["commit"])
     line("mode", figures["mode"])
     line("client processes", figures["clients"])
+    placement = f" (room i and all its sockets on process i % {processes})" if several else ""
+    line("server processes", f"{processes}{placement}")
+    line("database", figures["database"])
     line("board step (PECET_STEP_SECONDS)", f"{figures['step_seconds']:g} s")
-    line("cold start to first page", f"{figures['cold_start_s']:.2f} s")
+    first = " (the first process)" if several else ""
+    line("cold start to first page", f"{figures['cold_start_s']:.2f} s{first}")
     line("rooms", figures["rooms"])
     line("sockets", figures["sockets"])
     line("measured interval", f"{figures['measured_s']:g} s")
@@ -887,12 +1119,24 @@ def print_table(figures: JSON) -> None:
     line("last seal→board p50/p95/p99/max", f"{ms(board, 'p50', 'p95', 'p99', 'max')} ms")
     line("  rounds measured", board["rounds"])
     line("seal→ack p50/p99", f"{ms(figures['seal_to_ack_ms'], 'p50', 'p99')} ms")
+    summed = f" (sum of {processes} processes)" if several else ""
     rss = figures["server_rss_kib"]
-    line("server RSS before rooms", f"{rss['before_rooms']} KiB")
-    line("server RSS idle after connect", f"{rss['idle_after_connect']} KiB")
-    line("server RSS at end", f"{rss['end']} KiB")
+    line("server RSS before rooms", f"{rss['before_rooms']} KiB{summed}")
+    line("server RSS idle after connect", f"{rss['idle_after_connect']} KiB{summed}")
+    line("server RSS at end", f"{rss['end']} KiB{summed}")
     line("RSS per started idle room", f"{figures['rss_per_idle_room_kib']:g} KiB")
-    line("server CPU", f"{figures['server_cpu_percent']:g} % of one core")
+    line("server CPU", f"{figures['server_cpu_percent']:g} % of one core{summed}")
+    if several:
+        for number, server in enumerate(figures["server_processes"]):
+            own = server["rss_kib"]
+            line(
+                f"  process {number} (port {server['port']})",
+                f"{server['rooms']} rooms, CPU {server['cpu_percent']:g} %, RSS "
+                f"{own['before_rooms']} / {own['idle_after_connect']} / {own['end']} KiB "
+                f"(before / idle / end), cold start {server['cold_start_s']:.2f} s",
+            )
+    if figures["redis_cpu_percent"] is not None:
+        line("redis CPU", f"{figures['redis_cpu_percent']:g} % of one core")
     line("client CPU", f"{figures['client_cpu_percent']:g} % of one core")
     per_process = figures["client_cpu_percent"] / figures["clients"]
     if per_process > CLIENT_BUSY_PERCENT:
@@ -910,8 +1154,157 @@ def print_table(figures: JSON) -> None:
     line("errors", sum(errors.values()))
     for what, number in errors.items():
         line(f"  {what}", number)
+    for failure in figures["server_log_failures"]:
+        print(f"    {failure}")
     line("load average at start", " ".join(map(str, figures["load_average_start"])))
     line("load average at end", " ".join(map(str, figures["load_average_end"])))
+
+
+# ------------------------------------------------------------------ the most rooms within a p99
+
+SEARCH_PROBES = 7
+"""Probes of one ``--find-rooms`` search: with short probes, a few minutes in all."""
+PROBE_ROUNDS_MEASURED = 100
+"""Resolved rounds a probe measures at least, rooms permitting: of fewer, the p99 is the
+slowest round, one hiccup of the machine's."""
+PROBE_FAILURES = (RuntimeError, httpx.HTTPError, OSError)
+"""What a probe may end with when the servers are overwhelmed: the probe does not hold."""
+
+
+def find_rooms(args: argparse.Namespace) -> JSON:
+    """The most rooms whose p99 last seal → board stays within ``--p99-ms`` (and that run
+    without errors). The probes double R from ``--rooms`` until one does not hold, then halve
+    the gap between the most rooms held and the fewest not held until it is a tenth of the
+    former, or the probes run out. Each probe is a whole run on fresh servers, of
+    :func:`probe_rounds` rounds."""
+    target = args.p99_ms
+    search: JSON = {
+        "commit": _git_commit(),
+        "processes": args.processes,
+        "database": _database_label(args.database_url, args.processes),
+        "target_p99_ms": target,
+        "probe_rounds": args.probe_rounds,
+        "mode": "saturate (window 0)" if args.saturate else f"window {args.window:g} s",
+        "load_average_start": [round(x, 2) for x in os.getloadavg()],
+        "probes": [],
+    }
+    probes: list[JSON] = search["probes"]
+
+    def holds(rooms: int) -> bool:
+        rounds = probe_rounds(rooms, args.probe_rounds)
+        number = len(probes) + 1
+        print(
+            f"\nprobe {number} of at most {SEARCH_PROBES}: {rooms} rooms × {rounds} rounds",
+            flush=True,
+        )
+        probe_args = argparse.Namespace(
+            **{**vars(args), "rooms": rooms, "rounds": rounds, "seconds": None}
+        )
+        try:
+            probe = _probe_summary(run(probe_args), target)
+        except PROBE_FAILURES as error:
+            failure = f"{type(error).__name__}: {error}"
+            probe = {"rooms": rooms, "rounds": rounds, "holds": False, "failure": failure}
+        probes.append(probe)
+        print(_probe_text(probe), flush=True)
+        return bool(probe["holds"])
+
+    held, not_held = 0, None
+    rooms = args.rooms
+    while not_held is None and len(probes) < SEARCH_PROBES:
+        if holds(rooms):
+            held, rooms = rooms, rooms * 2
+        else:
+            not_held = rooms
+    while (
+        not_held is not None
+        and not_held - held > max(1, held // 10)
+        and len(probes) < SEARCH_PROBES
+    ):
+        middle = (held + not_held) // 2
+        if holds(middle):
+            held = middle
+        else:
+            not_held = middle
+    search.update(
+        rooms_held=held,
+        fewest_rooms_not_held=not_held,
+        load_average_end=[round(x, 2) for x in os.getloadavg()],
+    )
+    return search
+
+
+def probe_rounds(rooms: int, fewest: int) -> int:
+    """Order rounds per room in a probe of ``rooms``: at least ``fewest``, and enough for
+    :data:`PROBE_ROUNDS_MEASURED` resolutions (setup included) as far as a game goes."""
+    enough = math.ceil(PROBE_ROUNDS_MEASURED / rooms) - 1
+    return max(fewest, min(enough, MAX_HEIRS_ROUNDS))
+
+
+def _probe_summary(figures: JSON, target_ms: float) -> JSON:
+    board = figures["last_seal_to_board_ms"]
+    p99 = board["p99"]
+    return {
+        "rooms": figures["rooms"],
+        "rounds": figures["rounds_per_room"],
+        "holds": p99 is not None and p99 <= target_ms and not figures["errors"],
+        "p50_ms": board["p50"],
+        "p99_ms": p99,
+        "max_ms": board["max"],
+        "rounds_measured": board["rounds"],
+        "seals_per_s": figures["seals_per_s"],
+        "server_cpu_percent": figures["server_cpu_percent"],
+        "process_cpu_percent": [s["cpu_percent"] for s in figures["server_processes"]],
+        "redis_cpu_percent": figures["redis_cpu_percent"],
+        "client_cpu_percent": figures["client_cpu_percent"],
+        "errors": figures["errors"],
+        "server_log_failures": figures["server_log_failures"],
+        "load_average_end": figures["load_average_end"],
+    }
+
+
+def _probe_text(probe: JSON) -> str:
+    head = f"{probe['rooms']} rooms × {probe['rounds']} rounds: "
+    if "failure" in probe:
+        return f"{head}failed ({probe['failure']}) → does not hold"
+    cpu = probe["server_cpu_percent"]
+    if len(probe["process_cpu_percent"]) > 1:
+        cpu = f"{cpu:g} ({' + '.join(f'{c:g}' for c in probe['process_cpu_percent'])})"
+    redis_cpu = probe["redis_cpu_percent"]
+    text = (
+        f"{head}p50 {_ms(probe['p50_ms'])} ms, p99 {_ms(probe['p99_ms'])} ms "
+        f"over {probe['rounds_measured']} rounds, {probe['seals_per_s']:g} seals/s, "
+        f"server CPU {cpu} %"
+        + ("" if redis_cpu is None else f", redis {redis_cpu:g} %")
+        + f", client {probe['client_cpu_percent']:g} %"
+    )
+    if probe["errors"]:
+        text += ", errors " + ", ".join(f"{k}: {v}" for k, v in probe["errors"].items())
+    text += " → holds" if probe["holds"] else " → does not hold"
+    return text + "".join(f"\n    {failure}" for failure in probe["server_log_failures"])
+
+
+def print_search(search: JSON) -> None:
+    print()
+    line("commit", search["commit"])
+    processes = search["processes"]
+    placement = f" (room i and all its sockets on process i % {processes})" if processes > 1 else ""
+    line("server processes", f"{processes}{placement}")
+    line("database", search["database"])
+    line("mode", search["mode"])
+    line("target", f"p99 last seal→board ≤ {search['target_p99_ms']:g} ms, no errors")
+    line(
+        "each probe",
+        f"fresh servers; setup + at least {search['probe_rounds']} rounds per room, more "
+        f"for {PROBE_ROUNDS_MEASURED} resolutions in all (up to {MAX_HEIRS_ROUNDS})",
+    )
+    for number, probe in enumerate(search["probes"], 1):
+        line(f"probe {number}", _probe_text(probe))
+    not_held = search["fewest_rooms_not_held"]
+    bound = "" if not_held is None else f" ({not_held} did not)"
+    line("rooms held", f"{search['rooms_held']}{bound}")
+    line("load average at start", " ".join(map(str, search["load_average_start"])))
+    line("load average at end", " ".join(map(str, search["load_average_end"])))
 
 
 def main() -> None:
@@ -941,6 +1334,38 @@ def main() -> None:
     )
     parser.add_argument("--clients", type=int, default=1, help="client processes sharing the rooms")
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the rooms through a throwaway Redis; room i is played "
+        "on process i %% N (default 1)",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server (postgresql+psycopg://ROLE@HOST:PORT/DB, a role that may "
+        "create databases): each run gets a fresh database there, dropped at its end. "
+        "Default: a fresh SQLite file",
+    )
+    parser.add_argument(
+        "--find-rooms",
+        action="store_true",
+        help=f"find the most rooms within --p99-ms: at most {SEARCH_PROBES} short runs, "
+        "doubling from --rooms, then bisecting (--rounds and --seconds are not used)",
+    )
+    parser.add_argument(
+        "--p99-ms",
+        type=float,
+        default=50.0,
+        help="--find-rooms: the p99 last seal→board a probe must keep (default 50)",
+    )
+    parser.add_argument(
+        "--probe-rounds",
+        type=int,
+        default=3,
+        help="--find-rooms: order rounds per room after setup in each probe, at least "
+        f"(default 3; more at few rooms, for {PROBE_ROUNDS_MEASURED} resolutions in all)",
+    )
+    parser.add_argument(
         "--stall",
         type=float,
         default=60.0,
@@ -954,23 +1379,36 @@ def main() -> None:
     args = parser.parse_args()
     if not 1 <= args.rounds <= MAX_HEIRS_ROUNDS:
         parser.error(f"--rounds is 1..{MAX_HEIRS_ROUNDS}")
-    if args.rooms < 1 or args.clients < 1:
-        parser.error("--rooms and --clients are at least 1")
+    if not 1 <= args.probe_rounds <= MAX_HEIRS_ROUNDS:
+        parser.error(f"--probe-rounds is 1..{MAX_HEIRS_ROUNDS}")
+    if args.rooms < 1 or args.clients < 1 or args.processes < 1:
+        parser.error("--rooms, --clients and --processes are at least 1")
+    if args.database_url and make_url(args.database_url).get_backend_name() != "postgresql":
+        parser.error("--database-url names a PostgreSQL server (the default is SQLite)")
     if args.seconds is not None:
         args.rounds = MAX_HEIRS_ROUNDS
 
     pace = "saturate" if args.saturate else f"window {args.window:g} s"
+    rooms = (
+        f"the most rooms within p99 {args.p99_ms:g} ms from {args.rooms}"
+        if args.find_rooms
+        else f"{args.rooms} rooms"
+    )
     print(
-        f"load: {args.rooms} rooms × ({PHONES_PER_ROOM} phones + 1 board), "
-        f"step {args.step_seconds:g} s, {pace}, {args.clients} client process(es)",
+        f"load: {rooms} × ({PHONES_PER_ROOM} phones + 1 board), "
+        f"step {args.step_seconds:g} s, {pace}, {args.clients} client process(es), "
+        f"{args.processes} server process(es)",
         flush=True,
     )
     try:
-        figures = run(args)
+        figures = find_rooms(args) if args.find_rooms else run(args)
     except KeyboardInterrupt:
-        print("interrupted; the server was stopped", file=sys.stderr)
+        print("interrupted; the servers were stopped", file=sys.stderr)
         sys.exit(130)
-    print_table(figures)
+    if args.find_rooms:
+        print_search(figures)
+    else:
+        print_table(figures)
     if args.json is not None:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
