@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-import yaml  # type: ignore[import-untyped]
+import yaml
 from websockets.typing import Origin
 
 from app.config import PROJECT_DIR
