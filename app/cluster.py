@@ -66,13 +66,36 @@ ADOPT_EVERY = 3
 """Beats between two looks for playing rooms that nobody drives."""
 
 
+TAKE_ROOM = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    redis.call('set', KEYS[3], ARGV[3], 'NX', 'PX', ARGV[4])
+    return {1, redis.call('get', KEYS[2]), redis.call('get', KEYS[3])}
+end
+return {0, false, false}
+"""
+"""A room's lock (KEYS[1]) for a command, and its driver lease (KEYS[3]) if nobody holds it;
+answers whether it was taken, the room's revision (KEYS[2]) and its driver."""
+
+LEAVE_ROOM = """
+if ARGV[2] ~= '' then
+    redis.call('set', KEYS[2], ARGV[2])
+    redis.call('publish', ARGV[3], ARGV[4])
+end
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+"""After a command: the new revision (KEYS[2]) and its news, if it changed the room, then the
+lock (KEYS[1]) let go if it is still this command's."""
+
 RENEW_LEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('pexpire', KEYS[1], ARGV[2])
 end
 return 0
 """
-"""Extend a lease only if it is still this process's (a lapsed one may be another's now)."""
+"""Extend a lease or a lock only if it is still ours (a lapsed one may be another's now)."""
 
 
 def _key(code: str, part: str) -> str:
@@ -124,9 +147,12 @@ class RedisRooms(OneProcess):
     recovers_rooms = False  # each playing room is adopted by one process (_adopt)
 
     def __init__(self, url: str) -> None:
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
-        self.redis: Redis = Redis.from_url(url)
+        # A command waits for a free connection rather than failing when many rooms are
+        # busy at once (the default pool refuses past its size).
+        pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=LOCK_WAIT)
+        self.redis: Redis = Redis(connection_pool=pool)
         self.me = secrets.token_hex(6)  # fresh at every start
         self.name = self.me
         self.service: RoomService | None = None
@@ -136,6 +162,10 @@ class RedisRooms(OneProcess):
         self._tasks: list[asyncio.Task[None]] = []
         self._handling: set[asyncio.Task[None]] = set()
         self._renew = self.redis.register_script(RENEW_LEASE)
+        self._acquire = self.redis.register_script(TAKE_ROOM)
+        self._release = self.redis.register_script(LEAVE_ROOM)
+        self._keeping: dict[str, Any] = {}
+        """Lock token → the timer or task renewing that lock while it is held."""
 
     # ---------------------------------------------------------------- life
 
@@ -170,49 +200,59 @@ class RedisRooms(OneProcess):
     @asynccontextmanager
     async def hold(self, live: LiveRoom) -> AsyncIterator[None]:
         async with live.lock:
-            lock = self.redis.lock(
-                _key(live.code, "lock"),
-                timeout=LOCK_SECONDS,
-                sleep=LOCK_POLL,
-                blocking_timeout=LOCK_WAIT,
-                thread_local=False,
+            code, token = live.code, secrets.token_hex(8)
+            keys = [_key(code, "lock"), _key(code, "revision"), _key(code, "driver")]
+            taken = await self._take(live, keys, token)
+            keeping = asyncio.get_running_loop().call_later(
+                LOCK_SECONDS / 3, self._keep, keys[0], token
             )
-            if not await lock.acquire():
-                raise Unavailable("This room is busy. Try again in a moment.", code="busy")
-            keeper = asyncio.get_running_loop().create_task(self._keep(lock))
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.get(_key(live.code, "revision"))
-                    pipe.set(_key(live.code, "driver"), self.me, nx=True, px=_ms(LEASE_SECONDS))
-                    pipe.get(_key(live.code, "driver"))
-                    revision, _claimed, driver = await pipe.execute()
-                self._note_driver(live.code, driver)
+                _taken, revision, driver = taken
+                self._note_driver(code, driver)
                 if _text(revision) != live.revision or live.revision is None:
                     await self._reload(live)
-                self._dirty.discard(live.code)
+                self._dirty.discard(code)
                 yield
             finally:
-                keeper.cancel()
-                try:
-                    if live.code in self._dirty:
-                        self._dirty.discard(live.code)
-                        await self._publish_change(live)
-                finally:
-                    with contextlib.suppress(Exception):
-                        await lock.release()
+                keeping.cancel()
+                self._keeping.pop(token, None)
+                news: list[str | bytes] = ["", CHANNEL, ""]
+                if code in self._dirty:
+                    self._dirty.discard(code)
+                    news = [self._new_revision(live), CHANNEL, self._change_message(live)]
+                await self._release(keys=keys[:2], args=[token, *news])
 
-    async def _keep(self, lock: Any) -> None:
+    async def _take(self, live: LiveRoom, keys: list[str], token: str) -> list[Any]:
+        """The room's lock (and its driver lease, if nobody has it), waiting for it up to
+        ``LOCK_WAIT``: one round trip per try, answering the revision and the driver too."""
+        args: list[str | int] = [token, _ms(LOCK_SECONDS), self.me, _ms(LEASE_SECONDS)]
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            taken: list[Any] = await self._acquire(keys=keys, args=args)
+            if taken[0]:
+                return taken
+            if time.monotonic() > deadline:
+                raise Unavailable("This room is busy. Try again in a moment.", code="busy")
+            await asyncio.sleep(LOCK_POLL)
+
+    def _keep(self, lock: str, token: str) -> None:
         """Renew the lock while a long command (a bot's round of several orders) holds it."""
-        from redis.exceptions import LockError, RedisError
+        keeping = asyncio.get_running_loop().create_task(self._renew_lock(lock, token))
+        self._keeping[token] = keeping
 
+    async def _renew_lock(self, lock: str, token: str) -> None:
         try:
-            while True:
-                await asyncio.sleep(LOCK_SECONDS / 3)
-                await lock.reacquire()
-        except (LockError, RedisError):
+            renewed = await self._renew(keys=[lock], args=[token, _ms(LOCK_SECONDS)])
+        except Exception:
+            renewed = 0
+        if not renewed:
             # Lapsed (the process stalled past its expiry): another may write now; the
             # order log's unique sequence still refuses a second order at the same place.
-            log.warning("room lock %s lapsed while held", lock.name)
+            log.warning("room lock %s lapsed while held", lock)
+            return
+        if token in self._keeping:  # still held: again later
+            later = asyncio.get_running_loop().call_later(LOCK_SECONDS / 3, self._keep, lock, token)
+            self._keeping[token] = later
 
     def drives(self, code: str) -> bool:
         return code in self._driving
@@ -227,13 +267,24 @@ class RedisRooms(OneProcess):
         asyncio.get_running_loop().create_task(self._publish(code, secrets.token_hex(8), {}))
 
     async def _publish_change(self, live: LiveRoom) -> None:
+        await self._publish(live.code, self._new_revision(live), self._shown(live))
+
+    def _new_revision(self, live: LiveRoom) -> str:
         live.revision = secrets.token_hex(8)
-        # The board's choices that live in memory only travel with the news.
-        shown = {
+        return live.revision
+
+    @staticmethod
+    def _shown(live: LiveRoom) -> dict[str, Any]:
+        """The board's choices that live in memory only: they travel with the news."""
+        return {
             "standings_mode": live.standings_mode,
             "result_at": None if live.result_at is None else live.result_at.isoformat(),
         }
-        await self._publish(live.code, live.revision, shown)
+
+    def _change_message(self, live: LiveRoom) -> bytes:
+        return orjson.dumps(
+            {"kind": "change", "code": live.code, "from": self.me, **self._shown(live)}
+        )
 
     async def _publish(self, code: str, revision: str, shown: dict[str, Any]) -> None:
         message = orjson.dumps({"kind": "change", "code": code, "from": self.me, **shown})
