@@ -253,3 +253,10 @@ def test_three_processes_one_room_and_the_driver_killed_mid_game(cluster: Cluste
         sealers = [log[seq - 1]["seat"] for seq in range(first, last + 1)]
         assert len(sealers) == len(set(sealers)), (first, last, sealers)
     assert len(acknowledged) >= 3 * 5, "the phones sealed too little for a whole game"
+    # Nothing failed on the way: a reload, a show, a bot's move or a Redis call that failed
+    # in a living process would be in its log.
+    for number in cluster.alive():
+        log_path = cluster.servers[number].log_path
+        assert log_path is not None
+        logged = log_path.read_text(errors="replace")
+        assert "Traceback" not in logged and "ERROR" not in logged, logged[-3000:]
