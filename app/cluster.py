@@ -32,7 +32,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -107,8 +107,8 @@ class OneProcess:
 
     name: str | None = None
     """This process's name among those sharing the rooms (``/healthz`` tells it)."""
-    recovers_rooms = True
-    """Whether a start wakes every room being played (else their drivers are found later)."""
+    shared = False
+    """Whether other processes serve the same rooms."""
 
     async def start(self, service: RoomService) -> None:
         """Begin sharing (after the service exists, before the first request)."""
@@ -125,10 +125,13 @@ class OneProcess:
         return True
 
     def changed(self, live: LiveRoom) -> None:
-        """The room changed (under :meth:`hold`): the other processes must hear of it."""
+        """The room changed: the other processes must hear of it."""
 
     def closed(self, code: str) -> None:
         """The room was closed here (housekeeping): the other processes let it go too."""
+
+    def let_go(self, code: str) -> None:
+        """This process keeps no copy of the room any more."""
 
     async def loading(self, code: str) -> str | None:
         """About to load the room from the database: the revision that copy will have."""
@@ -144,7 +147,7 @@ class OneProcess:
 class RedisRooms(OneProcess):
     """Several processes, one set of rooms, coordinated through Redis (see the module)."""
 
-    recovers_rooms = False  # each playing room is adopted by one process (_adopt)
+    shared = True
 
     def __init__(self, url: str) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
@@ -152,20 +155,25 @@ class RedisRooms(OneProcess):
         # A command waits for a free connection rather than failing when many rooms are
         # busy at once (the default pool refuses past its size).
         pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=LOCK_WAIT)
-        self.redis: Redis = Redis(connection_pool=pool)
+        self.redis: Redis = Redis.from_pool(pool)
         self.me = secrets.token_hex(6)  # fresh at every start
         self.name = self.me
         self.service: RoomService | None = None
         self._driving: set[str] = set()
+        self._holding: set[str] = set()
+        """Rooms a command of this process holds now (their changes are told as it ends)."""
         self._dirty: set[str] = set()
         self._alive: set[str] = {self.me}
         self._tasks: list[asyncio.Task[None]] = []
-        self._handling: set[asyncio.Task[None]] = set()
+        self._adopting: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self._keeping: dict[str, asyncio.TimerHandle | asyncio.Task[None]] = {}
+        """Lock token → the timer or task renewing that lock while a command holds it."""
+        self._presence_due: set[str] = set()
+        self._presence_writers: dict[str, asyncio.Task[None]] = {}
         self._renew = self.redis.register_script(RENEW_LEASE)
         self._acquire = self.redis.register_script(TAKE_ROOM)
         self._release = self.redis.register_script(LEAVE_ROOM)
-        self._keeping: dict[str, Any] = {}
-        """Lock token → the timer or task renewing that lock while it is held."""
 
     # ---------------------------------------------------------------- life
 
@@ -181,19 +189,30 @@ class RedisRooms(OneProcess):
         await listening.wait()
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for handle in self._keeping.values():
+            handle.cancel()
+        tasks = [*self._tasks, *self._background, *self._presence_writers.values()]
+        if self._adopting is not None:
+            tasks.append(self._adopting)
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):  # the others take over within a lease anyway
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.zrem(PROCESSES, self.me)
                 for code in self._driving:
-                    pipe.delete(_key(code, "driver"))
+                    await self._let_go_of(_key(code, "driver"), self.me, client=pipe)
                 await pipe.execute()
         self._driving.clear()
         await self.redis.aclose()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the request that asked for it, holding on to it until done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # ---------------------------------------------------------------- commands
 
@@ -202,72 +221,97 @@ class RedisRooms(OneProcess):
         async with live.lock:
             code, token = live.code, secrets.token_hex(8)
             keys = [_key(code, "lock"), _key(code, "revision"), _key(code, "driver")]
-            taken = await self._take(live, keys, token)
-            keeping = asyncio.get_running_loop().call_later(
+            drove = self.drives(code)
+            _taken, revision, driver = await self._take(keys, token)
+            self._keeping[token] = asyncio.get_running_loop().call_later(
                 LOCK_SECONDS / 3, self._keep, keys[0], token
             )
+            self._holding.add(code)
+            self._dirty.discard(code)
             try:
-                _taken, revision, driver = taken
                 self._note_driver(code, driver)
                 if _text(revision) != live.revision or live.revision is None:
-                    await self._reload(live)
-                self._dirty.discard(code)
+                    try:
+                        await self._reload(live)
+                    except RoomNotFound:  # closed elsewhere: this copy goes too
+                        self.service_of().forget(code)
+                        raise
                 yield
             finally:
-                keeping.cancel()
-                self._keeping.pop(token, None)
+                self._holding.discard(code)
+                keeping = self._keeping.pop(token, None)
+                if keeping is not None:
+                    keeping.cancel()
                 news: list[str | bytes] = ["", CHANNEL, ""]
                 if code in self._dirty:
                     self._dirty.discard(code)
                     news = [self._new_revision(live), CHANNEL, self._change_message(live)]
                 await self._release(keys=keys[:2], args=[token, *news])
+            if self.drives(code) and not drove:
+                # Driven here from now on (its driver died): its bots and timer start here.
+                self.service_of().scheduler.wake(live)
 
-    async def _take(self, live: LiveRoom, keys: list[str], token: str) -> list[Any]:
+    async def _take(self, keys: list[str], token: str) -> list[Any]:
         """The room's lock (and its driver lease, if nobody has it), waiting for it up to
         ``LOCK_WAIT``: one round trip per try, answering the revision and the driver too."""
         args: list[str | int] = [token, _ms(LOCK_SECONDS), self.me, _ms(LEASE_SECONDS)]
         deadline = time.monotonic() + LOCK_WAIT
         while True:
-            taken: list[Any] = await self._acquire(keys=keys, args=args)
+            try:
+                taken: list[Any] = await self._acquire(keys=keys, args=args)
+            except asyncio.CancelledError:
+                # The script may have taken the lock before the answer was lost: let go.
+                self._spawn(self._let_go_of(keys[0], token))
+                raise
             if taken[0]:
                 return taken
             if time.monotonic() > deadline:
                 raise Unavailable("This room is busy. Try again in a moment.", code="busy")
             await asyncio.sleep(LOCK_POLL)
 
+    async def _let_go_of(self, key: str, token: str, client: Any = None) -> None:
+        """Delete a lock or lease only if it is still ``token``'s."""
+        await self._release(keys=[key, key], args=[token, "", CHANNEL, ""], client=client)
+
     def _keep(self, lock: str, token: str) -> None:
         """Renew the lock while a long command (a bot's round of several orders) holds it."""
-        keeping = asyncio.get_running_loop().create_task(self._renew_lock(lock, token))
-        self._keeping[token] = keeping
+        if token in self._keeping:
+            task = asyncio.get_running_loop().create_task(self._renew_lock(lock, token))
+            self._keeping[token] = task
 
     async def _renew_lock(self, lock: str, token: str) -> None:
         try:
             renewed = await self._renew(keys=[lock], args=[token, _ms(LOCK_SECONDS)])
         except Exception:
             renewed = 0
+        if token not in self._keeping:
+            return  # the command ended meanwhile
         if not renewed:
             # Lapsed (the process stalled past its expiry): another may write now; the
             # order log's unique sequence still refuses a second order at the same place.
             log.warning("room lock %s lapsed while held", lock)
+            del self._keeping[token]
             return
-        if token in self._keeping:  # still held: again later
-            later = asyncio.get_running_loop().call_later(LOCK_SECONDS / 3, self._keep, lock, token)
-            self._keeping[token] = later
+        self._keeping[token] = asyncio.get_running_loop().call_later(
+            LOCK_SECONDS / 3, self._keep, lock, token
+        )
 
     def drives(self, code: str) -> bool:
         return code in self._driving
 
     def changed(self, live: LiveRoom) -> None:
-        if live.lock.locked():
-            self._dirty.add(live.code)
-        else:  # a change outside a command (none today): tell the others all the same
-            asyncio.get_running_loop().create_task(self._publish_change(live))
+        if live.code in self._holding:
+            self._dirty.add(live.code)  # told as the command lets go of the room
+        else:
+            self._spawn(self._publish(live.code, self._new_revision(live), self._shown(live)))
 
     def closed(self, code: str) -> None:
-        asyncio.get_running_loop().create_task(self._publish(code, secrets.token_hex(8), {}))
+        self._spawn(self._publish(code, secrets.token_hex(8), {}))
 
-    async def _publish_change(self, live: LiveRoom) -> None:
-        await self._publish(live.code, self._new_revision(live), self._shown(live))
+    def let_go(self, code: str) -> None:
+        if code in self._driving:
+            self._driving.discard(code)
+            self._spawn(self._let_go_of(_key(code, "driver"), self.me))
 
     def _new_revision(self, live: LiveRoom) -> str:
         live.revision = secrets.token_hex(8)
@@ -303,12 +347,16 @@ class RedisRooms(OneProcess):
     async def _reload(self, live: LiveRoom) -> None:
         """Load the room again, and tell this process's sockets and scheduler what changed
         (whether a command here or the news from elsewhere found the copy old)."""
-        assert self.service is not None
+        service = self.service_of()
         revision = await self.loading(live.code)
-        self.service.reload(live)
+        service.reload(live)
         live.revision = revision
         await self.presence_of(live)
-        self.service.changed_elsewhere(live)
+        service.changed_elsewhere(live)
+
+    def service_of(self) -> RoomService:
+        assert self.service is not None, "start() first"
+        return self.service
 
     # ---------------------------------------------------------------- hearing the others
 
@@ -318,15 +366,13 @@ class RedisRooms(OneProcess):
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     listening.set()
+                    # What was said while nobody listened (a lost connection) is caught up.
+                    await self._catch_up()
                     async for message in pubsub.listen():
                         # Each on its own: one room waiting for its lock must not hold up
                         # the news of the others (every handler loads the newest revision,
                         # so their order does not matter).
-                        heard = asyncio.get_running_loop().create_task(
-                            self._heard(orjson.loads(message["data"]))
-                        )
-                        self._handling.add(heard)
-                        heard.add_done_callback(self._handling.discard)
+                        self._spawn(self._heard(orjson.loads(message["data"])))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -336,57 +382,79 @@ class RedisRooms(OneProcess):
     async def _heard(self, message: dict[str, Any]) -> None:
         try:
             await self._take_news(message)
-        except Exception:  # the next change of the room brings the copy up to date
+        except Exception:  # the beat's catch-up brings the copy up to date
             log.exception("news of room %s failed", message.get("code"))
 
     async def _take_news(self, message: dict[str, Any]) -> None:
-        assert self.service is not None
+        service = self.service_of()
         if message.get("from") == self.me:
             return
-        live = self.service.loaded(str(message.get("code")))
+        live = service.loaded(str(message.get("code")))
         if live is None:
             return
         if message.get("kind") == "presence":
             await self.presence_of(live)
-            self.service.tell_boards(live)
+            service.tell_boards(live)
             return
-        if not self.drives(live.code) and not _attached(live):
+        if not self.drives(live.code) and not _attached(live) and not live.lock.locked():
             # Nobody here watches the room: let the copy go rather than load it at every
             # change (a later request loads it afresh).
-            self.service.forget(live.code)
+            service.forget(live.code)
             return
         async with live.lock:
+            shown_before = self._shown(live)
             if "standings_mode" in message:  # the views told of below are built later
                 live.standings_mode = str(message["standings_mode"])
                 at = message.get("result_at")
                 live.result_at = None if at is None else datetime.fromisoformat(str(at))
             revision = _text(await self.redis.get(_key(live.code, "revision")))
             if revision is not None and revision == live.revision:
-                # A command here has loaded this change already; only the board's choices
+                # A command here has loaded this change already: only the board's choices
                 # above may be news.
-                self.service.tell(live)
+                if self._shown(live) != shown_before:
+                    service.tell(live)
                 return
             try:
                 await self._reload(live)
             except RoomNotFound:  # closed elsewhere
-                self.service.forget(live.code)
+                service.forget(live.code)
+
+    async def _catch_up(self) -> None:
+        """Load again every copy whose revision is not the stored one: news lost while the
+        channel was down, or a handler that failed."""
+        rooms = self.service_of().loaded_rooms()
+        if not rooms:
+            return
+        stored = await self.redis.mget([_key(live.code, "revision") for live in rooms])
+        for live, revision in zip(rooms, stored, strict=True):
+            if _text(revision) != live.revision and not live.lock.locked():
+                self._spawn(self._heard({"kind": "change", "code": live.code}))
 
     # ---------------------------------------------------------------- presence
 
     def presence(self, live: LiveRoom) -> None:
-        asyncio.get_running_loop().create_task(self._tell_presence(live))
+        # One writer per room, so that counts reach Redis in the order they changed.
+        self._presence_due.add(live.code)
+        if live.code not in self._presence_writers:
+            writer = asyncio.get_running_loop().create_task(self._write_presence(live))
+            self._presence_writers[live.code] = writer
 
-    async def _tell_presence(self, live: LiveRoom) -> None:
-        here = {str(seat.position): seat.sockets for seat in live.seats if seat.sockets}
-        if live.boards:
-            here["board"] = live.boards
-        key = _key(live.code, "presence")
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, self.me, orjson.dumps(here).decode())
-            pipe.publish(
-                CHANNEL, orjson.dumps({"kind": "presence", "code": live.code, "from": self.me})
-            )
-            await pipe.execute()
+    async def _write_presence(self, live: LiveRoom) -> None:
+        try:
+            while live.code in self._presence_due:
+                self._presence_due.discard(live.code)
+                here = {str(seat.position): seat.sockets for seat in live.seats if seat.sockets}
+                if live.boards:
+                    here["board"] = live.boards
+                news = {"kind": "presence", "code": live.code, "from": self.me}
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.hset(_key(live.code, "presence"), self.me, orjson.dumps(here).decode())
+                    pipe.publish(CHANNEL, orjson.dumps(news))
+                    await pipe.execute()
+        except Exception:
+            log.exception("presence of room %s not told", live.code)
+        finally:
+            del self._presence_writers[live.code]
 
     async def presence_of(self, live: LiveRoom) -> None:
         counted = await self.redis.hgetall(_key(live.code, "presence"))
@@ -397,8 +465,15 @@ class RedisRooms(OneProcess):
             for who, count in orjson.loads(raw).items():
                 sockets[who] = sockets.get(who, 0) + int(count)
         live.boards_elsewhere = sockets.get("board", 0)
+        service = self.service_of()
         for seat in live.seats:
+            was_connected = seat.sockets or seat.elsewhere
             seat.set_elsewhere(sockets.get(str(seat.position), 0))
+            if was_connected and not (seat.sockets or seat.elsewhere):
+                # The board shows the seat away once it has been gone a while.
+                asyncio.get_running_loop().call_later(
+                    seat.away_after.total_seconds() + 0.05, service.tell_boards, live
+                )
 
     # ---------------------------------------------------------------- beats and leases
 
@@ -409,15 +484,22 @@ class RedisRooms(OneProcess):
             beats += 1
             try:
                 await self._beat()
-                if beats % ADOPT_EVERY == 0:
-                    await self._adopt()
+                await self._catch_up()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("cluster beat failed")
+            # Taking rooms over loads them and may wait for their locks: never in the way
+            # of the beat, whose leases must not lapse meanwhile.
+            if beats % ADOPT_EVERY == 0 and self._adopting is None:
+                self._adopting = asyncio.get_running_loop().create_task(self._adopt_all())
 
     async def _beat(self) -> None:
-        """Say this process is alive, renew its leases, and notice processes that died."""
+        """Say this process is alive, renew its leases (of the rooms it still keeps), and
+        count again who is connected when a process came or went."""
+        service = self.service_of()
+        for code in [code for code in self._driving if service.loaded(code) is None]:
+            self.let_go(code)
         now = time.time()
         driving = sorted(self._driving)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -429,35 +511,51 @@ class RedisRooms(OneProcess):
                     keys=[_key(code, "driver")], args=[self.me, _ms(LEASE_SECONDS)], client=pipe
                 )
             results = await pipe.execute()
-        alive = {_text(name) for name in results[2]}
-        gone = self._alive - alive
-        self._alive = {name for name in alive if name is not None}
+        alive = {name for name in (_text(n) for n in results[2]) if name is not None}
+        came_or_went = alive != self._alive
+        self._alive = alive
         for code, renewed in zip(driving, results[3:], strict=True):
             if not renewed:  # lapsed (a stall) and taken, or gone: not ours any more
                 self._driving.discard(code)
-        if gone and self.service is not None:
-            for live in self.service.loaded_rooms():
+        if came_or_went:
+            for live in service.loaded_rooms():
                 await self.presence_of(live)
-                self.service.tell_boards(live)
+                service.tell_boards(live)
 
-    async def _adopt(self) -> None:
-        """Take over the playing rooms whose driver is gone (its lease lapsed)."""
-        assert self.service is not None
-        codes = self.service.playing_codes()
-        if not codes:
-            return
-        drivers = await self.redis.mget([_key(code, "driver") for code in codes])
-        for code, driver in zip(codes, drivers, strict=True):
-            if driver is not None:
-                continue
-            if await self.redis.set(_key(code, "driver"), self.me, nx=True, px=_ms(LEASE_SECONDS)):
-                self._driving.add(code)
-                log.info("room %s: driven here now", code)
-                with contextlib.suppress(RoomNotFound):
-                    live = await self.service.room(code)
-                    async with self.hold(live):
-                        pass  # brings the copy up to date
-                    self.service.scheduler.wake(live)
+    async def _adopt_all(self) -> None:
+        """Take over the rooms whose driver is gone (its lease lapsed): those being played,
+        and those whose last round the board still plays out."""
+        try:
+            service = self.service_of()
+            codes = service.codes_to_drive()
+            if not codes:
+                return
+            drivers = await self.redis.mget([_key(code, "driver") for code in codes])
+            for code, driver in zip(codes, drivers, strict=True):
+                if driver is None:
+                    await self._adopt(code)
+        except Exception:
+            log.exception("taking rooms over failed")
+        finally:
+            self._adopting = None
+
+    async def _adopt(self, code: str) -> None:
+        lease = _key(code, "driver")
+        if not await self.redis.set(lease, self.me, nx=True, px=_ms(LEASE_SECONDS)):
+            return  # another process was quicker
+        self._driving.add(code)
+        log.info("room %s: driven here now", code)
+        service = self.service_of()
+        try:
+            live = await service.room(code)
+            async with self.hold(live):
+                pass  # brings the copy up to date
+            service.scheduler.wake(live)
+        except RoomNotFound:  # closed meanwhile
+            self.let_go(code)
+        except Exception:
+            log.exception("room %s could not be taken over", code)
+            self.let_go(code)
 
     def _note_driver(self, code: str, driver: bytes | None) -> None:
         if _text(driver) == self.me:

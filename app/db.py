@@ -98,7 +98,7 @@ def _at_newest(engine: Engine) -> bool:
 @contextmanager
 def _migrating(engine: Engine) -> Iterator[None]:
     if engine.dialect.name != "postgresql":
-        yield  # SQLite: a file shared by several processes is migrated by the first started
+        yield  # SQLite: start one process first when several share a file (bench/load.py)
         return
     with engine.connect() as connection:
         connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})

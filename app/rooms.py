@@ -179,8 +179,8 @@ class RoomService:
                 revision = await self.cluster.loading(code)
                 live = self._load(code)
                 live.revision = revision
+                self._rooms[code] = live  # before any wait: news of it may come meanwhile
                 await self.cluster.presence_of(live)
-                self._rooms[code] = live
                 self.scheduler.schedule_show(live)  # a show stored before a restart goes on
         return live
 
@@ -201,11 +201,24 @@ class RoomService:
         with Session(self.db) as session:
             return list(session.exec(select(Room.code).where(Room.status == "playing")).all())
 
+    def codes_to_drive(self) -> list[str]:
+        """Codes of the rooms with something still to run: those being played, and those
+        whose board still plays the last round of a game out (its end waits for it)."""
+        with Session(self.db) as session:
+            showing = (
+                select(Room.code)
+                .join(Match, col(Match.room_id) == col(Room.id))
+                .where(col(Room.status).in_(OPEN_STATUSES), col(Match.show_started_at).is_not(None))
+            )
+            return sorted(set(self.playing_codes()) | set(session.exec(showing).all()))
+
     def reload(self, live: LiveRoom) -> None:
         """Bring the copy in memory to the stored room (another process changed it), in
         place: sockets, tasks and the lock hold on to this object. What only this process
         knows stays: its sockets and the running match's object."""
         fresh = self._load(live.code)
+        if fresh.row_id != live.row_id:  # closed, and its code given to a new room since
+            raise RoomNotFound(f"Room {live.code} was closed.", code="closed")
         sockets = {s.row_id: (s.sockets, s.elsewhere, s.away_since) for s in live.seats}
         for seat in fresh.seats:
             if seat.row_id in sockets:
@@ -295,8 +308,8 @@ class RoomService:
         housekeeping that closes idle rooms and deletes old ones."""
         if self._housekeeping is None:
             self._housekeeping = asyncio.get_running_loop().create_task(self._housekeep_forever())
-        if not self.cluster.recovers_rooms:
-            return
+        if self.cluster.shared:
+            return  # each room being played is taken over by one process (app/cluster.py)
         for code in self.playing_codes():
             with contextlib.suppress(RoomNotFound):
                 live = await self.room(code)
@@ -408,6 +421,7 @@ class RoomService:
 
     def _forget(self, code: str) -> None:
         """A closed room leaves memory: its tasks stop, its code may be given out again."""
+        self.cluster.let_go(code)
         live = self._rooms.pop(code, None)
         if live is None:
             return
@@ -1194,6 +1208,7 @@ class RoomService:
                 session.add(row)
                 session.commit()
             seat.lang = lang
+            self.cluster.changed(live)  # the other processes' pages speak it too
 
     # ---------------------------------------------------------------- helpers
 

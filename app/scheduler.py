@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from app.clock import Clock
+from app.errors import Unavailable
 from app.live import Change, LiveMatch, LiveRoom, SeatInfo
 from engine.core import JSON, Step
 
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from app.rooms import RoomService
 
 log = logging.getLogger("pecet.scheduler")
+
+BUSY_RETRIES = 3
+"""Tries to end a show when the room stays busy (each waits as long as a command would)."""
 
 
 class Scheduler:
@@ -108,14 +112,18 @@ class Scheduler:
                     if not (over or unwatched >= 2):
                         self.service.tell(live, Change(show_step=True))
                         continue
+                    if not self.service.cluster.shared:
+                        await self.service.end_show(live, match)
+                        return
                 # Every process paces the steps for its own sockets; the room's driver ends
-                # the show for all of them.
+                # the show for all of them, under the room's lock across the processes.
                 if self.service.cluster.drives(live.code):
                     await self._end_show(live, match)
                 return
         except Exception:  # the show must never take the server down, nor hold the room
             log.exception("the show failed in room %s", live.code)
-            if match is not None and live.match is match and match.show_started_at is not None:
+            ending = match is not None and live.match is match and match.show_started_at
+            if ending and match is not None and self.service.cluster.drives(live.code):
                 try:  # the board jumps to the end of the round; the phones go on
                     await self._end_show(live, match)
                 except Exception:
@@ -124,9 +132,15 @@ class Scheduler:
             live.show_task = None
 
     async def _end_show(self, live: LiveRoom, match: LiveMatch) -> None:
-        async with self.service.hold(live):
-            if live.match is match and match.show_started_at is not None:
-                await self.service.end_show(live, match)
+        for attempt in range(BUSY_RETRIES):
+            try:
+                async with self.service.hold(live):
+                    if live.match is match and match.show_started_at is not None:
+                        await self.service.end_show(live, match)
+                return
+            except Unavailable:  # another process held the room all that while
+                if attempt == BUSY_RETRIES - 1:
+                    raise
 
     def schedule_bots(self, live: LiveRoom) -> None:
         if self.closing or live.bot_task is not None or live.paused:
@@ -142,8 +156,8 @@ class Scheduler:
             while True:
                 await self.clock.sleep(self.bot_delay)
                 async with self.service.hold(live):
-                    if live.paused:
-                        return
+                    if live.paused or not self.service.cluster.drives(live.code):
+                        return  # paused, or driven by another process since
                     waiting = [
                         s for s in live.seats if s.is_bot and s.position in set(live.to_act())
                     ]
@@ -203,8 +217,13 @@ class Scheduler:
                 if wait > 0:
                     await self.clock.sleep(min(wait, 60.0))
                     continue
-                async with self.service.hold(live):
-                    await self.expire(live)
+                try:
+                    async with self.service.hold(live):
+                        if not self.service.cluster.drives(live.code):
+                            return  # driven by another process since
+                        await self.expire(live)
+                except Unavailable:  # another process held the room all that while
+                    await self.clock.sleep(1.0)
         except Exception:  # the clock must never take the server down
             log.exception("sealing timer failed in room %s", live.code)
         finally:

@@ -26,12 +26,14 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 
 
 @asynccontextmanager
-async def two_processes(database_url: str, redis_url: str) -> AsyncIterator[list[RoomService]]:
+async def two_processes(
+    database_url: str, redis_url: str, bot_delays: tuple[float, float] = (0.0, 0.0)
+) -> AsyncIterator[list[RoomService]]:
     upgrade(database_url)
     services = []
-    for _ in range(2):
+    for bot_delay in bot_delays:
         service = RoomService(
-            make_engine(database_url), bot_delay=0.0, cluster=RedisRooms(redis_url)
+            make_engine(database_url), bot_delay=bot_delay, cluster=RedisRooms(redis_url)
         )
         await service.cluster.start(service)
         services.append(service)
@@ -99,3 +101,38 @@ def test_a_change_made_in_one_process_is_in_the_other_before_its_next_command(
             return seats_in_b, seated.seat, [s.name for s in room_a.seats] == ["Ema", "Petr"]
 
     assert asyncio.run(run()) == (1, 1, True)
+
+
+def test_a_process_that_finds_the_room_without_a_driver_runs_its_bots(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """The driver goes (its lease let go, its tasks stopped) in the middle of a bots' game;
+    the next command of another process on that room, even one that changes nothing, makes
+    that process the driver, and the bots play on there to the end."""
+
+    async def run() -> tuple[bool, bool, str]:
+        database = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+        # a's bots would wait far longer than the test: only b's can finish the game.
+        async with two_processes(database, redis_url, bot_delays=(3600.0, 0.0)) as (a, b):
+            code, host = await a.create_room("hidden_leaders")
+            for _ in range(2):
+                await a.add_bot(code, host)
+            await a.start(code, host)
+            drove = a.cluster.drives(code)
+            # a dies: its scheduler stops and its leases lapse (let go at once here).
+            await a.scheduler.close(a.loaded_rooms())
+            await a.cluster.close()
+            room_b = await b.room(code)
+            finished = asyncio.Event()
+
+            async def listener(live: LiveRoom, _change: Change) -> None:
+                if live is room_b and live.status == "finished":
+                    finished.set()
+
+            b.add_listener(listener)
+            async with b.hold(room_b):
+                pass  # a command that changes nothing
+            await asyncio.wait_for(finished.wait(), 30)
+            return drove, b.cluster.drives(code), room_b.status
+
+    assert asyncio.run(run()) == (True, True, "finished")
