@@ -49,13 +49,15 @@ lint: $(STAMP)
 test: $(STAMP) chromium services lint
 	$(BIN)/pytest -q
 
-# Every bench/*.py with its defaults, then the load test at 50 and at 200 rooms (it starts
-# its own server on a free port; see bench/README.md).
+# Every bench/*.py with its defaults, then the load test at 50 and at 200 rooms, and at 50
+# rooms over two processes sharing Redis (it starts its own servers on free ports; see
+# bench/README.md).
 bench: $(STAMP)
 	@for script in bench/*.py; do \
 		[ "$$script" = bench/load.py ] || $(BIN)/python $$script || exit 1; done
 	$(BIN)/python bench/load.py --rooms 50
 	$(BIN)/python bench/load.py --rooms 200
+	$(BIN)/python bench/load.py --rooms 50 --processes 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts
