@@ -8,8 +8,9 @@ serve`` processes share the rooms of one database (:class:`RedisRooms`):
   lock. Whoever holds it reads the room's *revision* (a random label the last writer set in
   Redis after its commit): a copy in memory with another label is loaded again from the
   database before the command runs. So every process applies orders to the newest state,
-  and one at a time; the order log's unique ``(match, seq)`` turns away any write that
-  would still race (a lock that expired under a stalled process).
+  and one at a time; the order log's unique ``(match, seq)`` turns away an order that
+  would still race (a lock that expired under a stalled process; lobby changes have no such
+  guard).
 - **Every change heard everywhere.** After a command that changed the room, its holder sets
   a new revision and publishes it on one channel; each process holding a copy of that room
   loads it again and sends its own sockets their new views.
