@@ -23,7 +23,11 @@ serve`` processes share the rooms of one database (:class:`RedisRooms`):
   per process in one Redis hash per room; processes that stop beating are left out.
 
 Redis holds nothing that cannot be lost: locks, leases and revisions are rebuilt from the
-database, and a lost revision makes every copy load again.
+database, and a lost revision makes every copy load again. While Redis is out of reach a
+command is refused as unavailable (503, ``Retry-After``) rather than run unguarded, and
+``/healthz`` says so; news that could not leave is sent again once Redis answers, and each
+process tells its sockets' presence again after it lost its channel (a restarted Redis
+starts empty).
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +69,12 @@ DEAD_AFTER = 5.0
 """A process not heard of for this long is gone: its sockets no longer count."""
 ADOPT_EVERY = 3
 """Beats between two looks for playing rooms that nobody drives."""
+REDIS_TIMEOUT = 2.0
+"""Seconds one Redis call may take (to connect, or to answer) before Redis counts as out of
+reach: a command never waits on a stalled Redis longer than that, and a couple of tries."""
+RETRY_AFTER = 2
+"""Seconds a client is told to wait when Redis is out of reach."""
+UNREACHABLE = "The game server is briefly out of reach. Try again in a moment."
 
 
 TAKE_ROOM = """
@@ -144,6 +154,10 @@ class OneProcess:
     async def presence_of(self, live: LiveRoom) -> None:
         """Count the other processes' sockets of a room just loaded."""
 
+    async def healthy(self) -> bool:
+        """Whether this process can serve commands now (``/healthz``)."""
+        return True
+
 
 class RedisRooms(OneProcess):
     """Several processes, one set of rooms, coordinated through Redis (see the module)."""
@@ -152,10 +166,21 @@ class RedisRooms(OneProcess):
 
     def __init__(self, url: str) -> None:
         from redis.asyncio import BlockingConnectionPool, Redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import ExponentialBackoff
 
         # A command waits for a free connection rather than failing when many rooms are
-        # busy at once (the default pool refuses past its size).
-        pool = BlockingConnectionPool.from_url(url, max_connections=64, timeout=LOCK_WAIT)
+        # busy at once (the default pool refuses past its size). A blip is tried again at
+        # once; an outage answers within seconds (redis-py's default retries back off for
+        # up to 10 s each, which a phone would feel as a hang).
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=64,
+            timeout=LOCK_WAIT,
+            socket_timeout=REDIS_TIMEOUT,
+            socket_connect_timeout=REDIS_TIMEOUT,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), retries=2),
+        )
         self.redis: Redis = Redis.from_pool(pool)
         self.me = secrets.token_hex(6)  # fresh at every start
         self.name = self.me
@@ -172,6 +197,9 @@ class RedisRooms(OneProcess):
         """Lock token → the timer or task renewing that lock while a command holds it."""
         self._presence_due: set[str] = set()
         self._presence_writers: dict[str, asyncio.Task[None]] = {}
+        self._unsent: set[str] = set()
+        """Rooms changed here whose news did not reach Redis (it was out of reach)."""
+        self._reachable = True
         self._renew = self.redis.register_script(RENEW_LEASE)
         self._acquire = self.redis.register_script(TAKE_ROOM)
         self._release = self.redis.register_script(LEAVE_ROOM)
@@ -223,7 +251,8 @@ class RedisRooms(OneProcess):
             code, token = live.code, secrets.token_hex(8)
             keys = [_key(code, "lock"), _key(code, "revision"), _key(code, "driver")]
             drove = self.drives(code)
-            _taken, revision, driver = await self._take(keys, token)
+            with _refused_while_unreachable():
+                _taken, revision, driver = await self._take(keys, token)
             self._keeping[token] = asyncio.get_running_loop().call_later(
                 LOCK_SECONDS / 3, self._keep, keys[0], token
             )
@@ -233,7 +262,8 @@ class RedisRooms(OneProcess):
                 self._note_driver(code, driver)
                 if _text(revision) != live.revision or live.revision is None:
                     try:
-                        await self._reload(live)
+                        with _refused_while_unreachable():
+                            await self._reload(live)
                     except RoomNotFound:  # closed elsewhere: this copy goes too
                         self.service_of().forget(code)
                         raise
@@ -244,10 +274,18 @@ class RedisRooms(OneProcess):
                 if keeping is not None:
                     keeping.cancel()
                 news: list[str | bytes] = ["", CHANNEL, ""]
-                if code in self._dirty:
+                changed = code in self._dirty
+                if changed:
                     self._dirty.discard(code)
                     news = [self._new_revision(live), CHANNEL, self._change_message(live)]
-                await self._release(keys=keys[:2], args=[token, *news])
+                try:
+                    await self._release(keys=keys[:2], args=[token, *news])
+                except Exception as error:
+                    # The command is done and committed; its lock lapses by itself. Its
+                    # news leaves with the next beat that reaches Redis.
+                    self._lost_touch(error)
+                    if changed:
+                        self._unsent.add(code)
             if self.drives(code) and not drove:
                 # Driven here from now on (its driver died): its bots and timer start here.
                 self.service_of().scheduler.wake(live)
@@ -304,7 +342,24 @@ class RedisRooms(OneProcess):
         if live.code in self._holding:
             self._dirty.add(live.code)  # told as the command lets go of the room
         else:
-            self._spawn(self._publish(live.code, self._new_revision(live), self._shown(live)))
+            self._spawn(self._tell_change(live))
+
+    async def _tell_change(self, live: LiveRoom) -> None:
+        try:
+            await self._publish(live.code, self._new_revision(live), self._shown(live))
+        except Exception as error:
+            self._lost_touch(error)
+            self._unsent.add(live.code)
+
+    async def _send_unsent(self) -> None:
+        """The news that could not leave while Redis was out of reach (a newer revision
+        than the one stored makes every other copy load the room again)."""
+        service = self.service_of()
+        for code in sorted(self._unsent):
+            live = service.loaded(code)
+            if live is not None:
+                await self._publish(code, self._new_revision(live), self._shown(live))
+            self._unsent.discard(code)
 
     def closed(self, code: str) -> None:
         self._spawn(self._publish(code, secrets.token_hex(8), {}))
@@ -342,8 +397,9 @@ class RedisRooms(OneProcess):
         """The room's revision, named now if it has none yet, so that the copy about to be
         read is never newer than the label it is kept under."""
         key = _key(code, "revision")
-        await self.redis.set(key, secrets.token_hex(8), nx=True)
-        return _text(await self.redis.get(key))
+        with _refused_while_unreachable():
+            await self.redis.set(key, secrets.token_hex(8), nx=True)
+            return _text(await self.redis.get(key))
 
     async def _reload(self, live: LiveRoom) -> None:
         """Load the room again, and tell this process's sockets and scheduler what changed
@@ -367,8 +423,12 @@ class RedisRooms(OneProcess):
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(CHANNEL)
                     listening.set()
-                    # What was said while nobody listened (a lost connection) is caught up.
+                    # What was said while nobody listened (a lost connection) is caught up,
+                    # and a Redis that restarted empty hears who is connected here.
                     await self._catch_up()
+                    for live in self.service_of().loaded_rooms():
+                        if _attached(live):
+                            self.presence(live)
                     async for message in pubsub.listen():
                         # Each on its own: one room waiting for its lock must not hold up
                         # the news of the others (every handler loads the newest revision,
@@ -376,8 +436,8 @@ class RedisRooms(OneProcess):
                         self._spawn(self._heard(orjson.loads(message["data"])))
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lost Redis' channel; listening again")
+            except Exception as error:
+                self._lost_touch(error)
                 await asyncio.sleep(BEAT_SECONDS)
 
     async def _heard(self, message: dict[str, Any]) -> None:
@@ -458,7 +518,11 @@ class RedisRooms(OneProcess):
             del self._presence_writers[live.code]
 
     async def presence_of(self, live: LiveRoom) -> None:
-        counted = await self.redis.hgetall(_key(live.code, "presence"))
+        try:
+            counted = await self.redis.hgetall(_key(live.code, "presence"))
+        except Exception as error:  # counted again once Redis is back (a process comes)
+            self._lost_touch(error)
+            return
         sockets: dict[str, int] = {}
         for process, raw in counted.items():
             if _text(process) == self.me or _text(process) not in self._alive:
@@ -485,11 +549,14 @@ class RedisRooms(OneProcess):
             beats += 1
             try:
                 await self._beat()
+                await self._send_unsent()
                 await self._catch_up()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster beat failed")
+            except Exception as error:
+                self._lost_touch(error)
+                continue
+            self._in_touch()
             # Taking rooms over loads them and may wait for their locks: never in the way
             # of the beat, whose leases must not lapse meanwhile.
             if beats % ADOPT_EVERY == 0 and self._adopting is None:
@@ -558,11 +625,48 @@ class RedisRooms(OneProcess):
             log.exception("room %s could not be taken over", code)
             self.let_go(code)
 
+    async def healthy(self) -> bool:
+        try:
+            async with asyncio.timeout(REDIS_TIMEOUT):
+                await self.redis.ping()
+        except Exception as error:
+            self._lost_touch(error)
+            return False
+        self._in_touch()
+        return True
+
+    def _lost_touch(self, error: BaseException) -> None:
+        """Redis is out of reach (or failed): said once in the log, not at every beat; any
+        other failure is a fault, with its traceback."""
+        from redis.exceptions import RedisError
+
+        if not isinstance(error, RedisError):
+            log.error("cluster failure", exc_info=error)
+        elif self._reachable:
+            self._reachable = False
+            log.warning("Redis is out of reach (%s); commands are refused until it answers", error)
+
+    def _in_touch(self) -> None:
+        if not self._reachable:
+            self._reachable = True
+            log.warning("Redis answers again")
+
     def _note_driver(self, code: str, driver: bytes | None) -> None:
         if _text(driver) == self.me:
             self._driving.add(code)
         else:
             self._driving.discard(code)
+
+
+@contextmanager
+def _refused_while_unreachable() -> Iterator[None]:
+    """Redis out of reach: the command is refused as unavailable (503), not failed (500)."""
+    from redis.exceptions import RedisError
+
+    try:
+        yield
+    except RedisError as error:
+        raise Unavailable(UNREACHABLE, code="unavailable", retry_after=RETRY_AFTER) from error
 
 
 def _attached(live: LiveRoom) -> bool:

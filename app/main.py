@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app import api, pages, ratelimit, ws
 from app.clock import Clock
-from app.cluster import RedisRooms
+from app.cluster import RETRY_AFTER, RedisRooms
 from app.config import PROJECT_DIR, Settings
 from app.db import make_engine, upgrade
 from app.errors import RoomError
@@ -97,10 +97,17 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         )
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz(request: Request) -> dict[str, str]:
+    async def healthz(request: Request) -> JSONResponse:
+        """200 while the process can serve commands; 503 while it cannot (processes that
+        share rooms: Redis out of reach), so that a proxy or an orchestrator can tell."""
         rooms: RoomService | None = getattr(request.app.state, "rooms", None)
-        name = None if rooms is None else rooms.cluster.name
-        return {"status": "ok"} if name is None else {"status": "ok", "process": name}
+        status: dict[str, str] = {"status": "ok"}
+        if rooms is not None and rooms.cluster.name is not None:
+            status["process"] = rooms.cluster.name
+        if rooms is not None and not await rooms.cluster.healthy():
+            status["status"] = "unavailable"
+            return JSONResponse(status, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
+        return JSONResponse(status)
 
     ratelimit.install(app, ratelimit.AddressLimits.from_env())
     app.add_middleware(SecurityHeaders)  # added last, runs first: a 429 gets the headers too

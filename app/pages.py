@@ -826,6 +826,7 @@ async def join(request: Request, code: str = Form(""), name: str = Form("")) -> 
             or translate_room_error(refusal, lang),
             error_code=refusal.code,
             status_code=refusal.status,
+            headers={"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None,
         )
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), token)
@@ -958,6 +959,13 @@ def _refusal_texts() -> dict[str, str]:
         "bad_order": i18n.gettext("That order could not be read. Pick again from your sheet."),
         "malformed": i18n.gettext("That order could not be read. Pick again from your sheet."),
         "binary": i18n.gettext("Frames must be text: JSON objects."),
+        "busy": i18n.gettext("This room is busy. Try again in a moment."),
+        "unavailable": i18n.gettext(
+            "The game server is briefly out of reach. Try again in a moment."
+        ),
+        "no_codes": i18n.gettext(
+            "Every room code is in use right now. Try again in a few minutes."
+        ),
         "invalid": i18n.gettext("The server could not handle that message."),
         "unknown_type": i18n.gettext("Unknown frame type; use order, ready or ping."),
         "not_finished": i18n.gettext("The game is not over yet."),

@@ -187,43 +187,65 @@ class PostgresDatabases:
 @contextmanager
 def redis_server(folder: Path) -> Iterator[str]:
     """A Redis server of its own, keeping nothing on disk; yields ``redis://127.0.0.1:PORT/0``."""
-    program = shutil.which("redis-server")
-    if program is None:
-        raise RuntimeError(f"redis-server is missing: {INSTALL_HINT}")
-    process, url = _start_redis(program, folder)
+    server = RedisProcess(folder)
     try:
-        yield url
+        yield server.start()
     finally:
-        _stop(process)
+        server.stop()
 
 
-def _start_redis(program: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start the server and wait until it answers PING; a port taken since it was probed
-    makes it exit, and it starts again on a fresh one."""
-    log = folder / "redis.log"
-    for _attempt in range(3):
-        port = free_port()
-        process = subprocess.Popen(
-            [
-                program,
-                "--port", str(port),
-                "--bind", "127.0.0.1",
-                "--save", "",
-                "--appendonly", "no",
-                "--dir", str(folder),
-                "--logfile", str(log),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        url = f"redis://127.0.0.1:{port}/0"
-        try:
-            if _answers_ping(process, url):
-                return process, url
-        except BaseException:
-            _stop(process)
-            raise
-    raise RuntimeError(f"redis-server did not start: {log.read_text(errors='replace')[-2000:]}")
+class RedisProcess:
+    """A Redis server of its own, keeping nothing on disk, that a test may stop and start
+    again on the same port (a Redis that went away and came back empty)."""
+
+    def __init__(self, folder: Path) -> None:
+        program = shutil.which("redis-server")
+        if program is None:
+            raise RuntimeError(f"redis-server is missing: {INSTALL_HINT}")
+        self.program, self.folder = program, folder
+        self.port: int | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> str:
+        """Start the server (on its former port, if it ran before) and wait until it answers
+        PING; a fresh port taken since it was probed makes it exit, and it starts again on
+        another one."""
+        log = self.folder / "redis.log"
+        for _attempt in range(3):
+            port = self.port or free_port()
+            process = subprocess.Popen(
+                [
+                    self.program,
+                    "--port", str(port),
+                    "--bind", "127.0.0.1",
+                    "--save", "",
+                    "--appendonly", "no",
+                    "--dir", str(self.folder),
+                    "--logfile", str(log),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            url = f"redis://127.0.0.1:{port}/0"
+            try:
+                if _answers_ping(process, url):
+                    self.port, self.process = port, process
+                    return url
+            except BaseException:
+                _stop(process)
+                raise
+            if self.port is not None:
+                break  # its own port is taken: no other will do
+        raise RuntimeError(f"redis-server did not start: {log.read_text(errors='replace')[-2000:]}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
 
 
 def _answers_ping(process: subprocess.Popen[bytes], url: str) -> bool:

@@ -136,3 +136,39 @@ def test_a_process_that_finds_the_room_without_a_driver_runs_its_bots(
             return drove, b.cluster.drives(code), room_b.status
 
     assert asyncio.run(run()) == (True, True, "finished")
+
+
+def test_news_that_could_not_leave_is_sent_when_redis_answers_again(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A join commits, then Redis fails to take its news (a fault injected on the one call
+    that lets go of the room: a Redis that blinks exactly then cannot be caused on demand).
+    The join stands; the other process's copy hears of it with the next beat."""
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    async def run() -> tuple[list[str], list[str]]:
+        async with two_processes(f"sqlite:///{tmp_path / 'rooms.sqlite3'}", redis_url) as (a, b):
+            code, _host = await a.create_room("hidden_leaders")
+            room_b = await b.room(code)
+            room_b.boards = 1  # a board of b watches the room: b keeps its copy up to date
+            heard = asyncio.Event()
+
+            async def listener(live: LiveRoom, _change: Change) -> None:
+                if live is room_b and live.seats:
+                    heard.set()
+
+            b.add_listener(listener)
+            release = a.cluster._release  # type: ignore[attr-defined]
+
+            async def lost(**_kwargs: object) -> None:
+                a.cluster._release = release  # type: ignore[attr-defined]
+                raise RedisConnectionError("Redis blinked")
+
+            a.cluster._release = lost  # type: ignore[attr-defined]
+            seated = await a.join(code, "Ema")  # acknowledged: committed before the fault
+            before = [s.name for s in room_b.seats]
+            await asyncio.wait_for(heard.wait(), 3 * cluster.BEAT_SECONDS + 2)
+            assert seated.seat == 0
+            return before, [s.name for s in room_b.seats]
+
+    assert asyncio.run(run()) == ([], ["Ema"])
