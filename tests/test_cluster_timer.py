@@ -23,7 +23,7 @@ from tests.test_cluster import Cluster, kill_the_driver
 
 TIMER_SECONDS = 1
 KILL_AT_VERSION = 9
-"""The driver is killed once the timer has sealed this many orders (three rounds of three)."""
+"""The driver is killed once the timer has sealed this many orders (the setup and two rounds)."""
 GAME_SECONDS = 90.0
 
 
