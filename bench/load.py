@@ -38,7 +38,6 @@ import queue
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -57,7 +56,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # The throwaway Redis and PostgreSQL databases the tests use serve the runs here too.
-from tests.services import PostgresDatabases, redis_server
+from tests.services import LocalAddress, PostgresDatabases, free_port, redis_server, stop_process
 
 JSON = dict[str, Any]
 
@@ -627,24 +626,16 @@ def log_failures(lines: Sequence[str]) -> list[str]:
     return failures
 
 
-class Server:
+class Server(LocalAddress):
     """One ``pecet serve`` process on a free port, stopped with SIGTERM at the end."""
 
     def __init__(self, folder: Path, number: int, environment: dict[str, str]) -> None:
         self.number = number
-        self.port = _free_port()
+        self.port = free_port()
         self.log_path = folder / f"server-{number}.log"
         self.environment = environment
         self.process: subprocess.Popen[bytes] | None = None
         self.cold_start = 0.0
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         pecet = Path(sys.executable).parent / "pecet"
@@ -695,15 +686,8 @@ class Server:
         return (utime + stime) / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
-        process = self.process
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        if self.process is not None:
+            stop_process(self.process, grace=15)
 
     def log_lines(self) -> list[str]:
         if not self.log_path.exists():
@@ -804,13 +788,6 @@ def serving(
 def _failure_lines(failures: collections.Counter[str]) -> list[str]:
     """The most frequent failures, each with its count."""
     return [f"{count} × {failure}" for failure, count in failures.most_common(FAILURES_KEPT)]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def rooms_on(process: int, processes: int, rooms: int) -> int:

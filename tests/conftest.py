@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 from app.config import PROJECT_DIR, Settings
 from app.db import upgrade
 from app.main import create_app
-from tests.services import PostgresDatabases, free_port, postgres_server
+from tests.services import LocalAddress, PostgresDatabases, free_port, postgres_server, stop_process
 
 ARTIFACTS = PROJECT_DIR / "test-artifacts"
 
@@ -145,7 +145,7 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 
 @dataclass
-class ServerProcess:
+class ServerProcess(LocalAddress):
     """``pecet serve`` in its own process, on a database that outlives it."""
 
     database_url: str
@@ -157,14 +157,6 @@ class ServerProcess:
     log_path: Path | None = None
     env: dict[str, str] = field(default_factory=dict)
     """More of the server's environment (e.g. ``PECET_REDIS_URL``)."""
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         """Start the server; if its port was taken meanwhile (free_port only probed it), it
@@ -221,12 +213,8 @@ class ServerProcess:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        if self.process is not None:
+            stop_process(self.process)
 
 
 @contextmanager

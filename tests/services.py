@@ -36,6 +36,32 @@ def free_port() -> int:
         return port
 
 
+class LocalAddress:
+    """The addresses of something listening on ``port`` of this machine."""
+
+    port: int
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+
+def stop_process(process: subprocess.Popen[bytes], grace: float = 10) -> None:
+    """SIGTERM, and SIGKILL if it is still there after ``grace`` seconds."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
 def postgres_program(name: str) -> str:
     """A PostgreSQL program (``initdb``, ``pg_ctl``) from the PATH or, as Debian installs them,
     from the newest ``/usr/lib/postgresql/<version>/bin``."""
@@ -236,7 +262,7 @@ class RedisProcess:
                     self.port, self.process = port, process
                     return url
             except BaseException:
-                _stop(process)
+                stop_process(process)
                 raise
             if self.port is not None:
                 break  # its own port is taken: no other will do
@@ -244,7 +270,7 @@ class RedisProcess:
 
     def stop(self) -> None:
         if self.process is not None:
-            _stop(self.process)
+            stop_process(self.process)
             self.process = None
 
 
@@ -263,12 +289,3 @@ def _answers_ping(process: subprocess.Popen[bytes], url: str) -> bool:
     finally:
         client.close()
     raise RuntimeError(f"redis-server did not answer PING within {STARTUP_SECONDS} s")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)

@@ -55,13 +55,14 @@ def stored_log(database_url: str, code: str) -> tuple[list[Any], list[Any], int]
     engine = create_engine(database_url)
     try:
         with engine.connect() as db:
-            match_id, version = db.execute(
+            found: Any = db.execute(
                 text(
                     "SELECT m.id, m.version FROM match m JOIN room r ON m.room_id = r.id"
                     " WHERE r.code = :code"
                 ),
                 {"code": code},
             ).one()
+            match_id, version = found
             rows = db.execute(
                 text(
                     "SELECT seq, seat, by_bot, created_at FROM orderlog WHERE match_id = :m"
@@ -120,7 +121,7 @@ def test_the_timer_runs_once_in_the_driving_process_and_goes_on_after_it_is_kill
     starts = [datetime.fromisoformat(str(rows[first - 1][3])) for first, _last in ranges]
     gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(starts)]
     assert min(gaps) >= TIMER_SECONDS * 0.9, gaps
-    survivor = cluster.alive()[0]
-    assert cluster.servers[survivor].log_path is not None
-    logged = cluster.servers[survivor].log_path.read_text(errors="replace")
+    log_path = cluster.servers[cluster.alive()[0]].log_path
+    assert log_path is not None
+    logged = log_path.read_text(errors="replace")
     assert "Traceback" not in logged and "ERROR" not in logged, logged[-3000:]

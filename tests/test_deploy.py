@@ -36,7 +36,7 @@ from app.db import make_engine, script_heads, stored_revisions
 from app.pages import SEAT_COOKIE
 from tests.conftest import running_server
 from tests.play import auth, create_room, join, order_from_prompt
-from tests.services import free_port
+from tests.services import LocalAddress, free_port
 
 COMPOSE_FILE = PROJECT_DIR / "compose.yaml"
 DEPLOY_DIR = PROJECT_DIR / "deploy"
@@ -195,19 +195,11 @@ def local_config(conf: str, upstream: str, listen: str, folder: Path) -> str:
 
 
 @dataclass
-class Proxy:
+class Proxy(LocalAddress):
     port: int
     process: subprocess.Popen[bytes]
     access_log: Path
     error_log: Path
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
         """A graceful stop (SIGQUIT): every finished request is in the access log after it."""
