@@ -32,6 +32,9 @@ class Settings:
     ws_compression: bool = False
     """Whether websocket frames may be compressed (permessage-deflate). Off by default: a
     frame is a few KiB and compressing it cost a fifth of the server's time per seal."""
+    send_timeout: float = 10.0
+    """Seconds a frame may take to leave; a socket that takes longer is dropped (its page
+    reconnects and is sent the present)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -48,4 +51,5 @@ class Settings:
             keep_days=float(os.environ.get("PECET_KEEP_DAYS", "30")),
             redis_url=os.environ.get("PECET_REDIS_URL") or None,
             ws_compression=os.environ.get("PECET_WS_COMPRESSION", "off").lower() in ("on", "1"),
+            send_timeout=float(os.environ.get("PECET_SEND_TIMEOUT", "10")),
         )

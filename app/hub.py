@@ -23,7 +23,9 @@ POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 """A close code the pages' websocket extension reconnects after (1001 it would not)."""
 SEND_TIMEOUT = 10.0
-"""Seconds a frame may take to leave; a socket slower than that is closed (it reconnects)."""
+"""Seconds a frame may take to leave; a socket slower than that is dropped (it reconnects)."""
+CLOSE_TIMEOUT = 1.0
+"""Seconds a dropped socket's close frame may take to leave before the connection is cut."""
 
 ERROR_TEXTS = {
     "kicked": "This seat is played elsewhere now: by a bot, or by your own other phone. "
@@ -55,6 +57,24 @@ class Connection:
     shown: tuple[int, int, int] | None = None
     """(match, round, step) of the board's show that this socket's view stands at; a
     ``step`` frame moves it on from there."""
+    serving: asyncio.Task[Any] | None = None
+    """The task that reads the socket's frames (app/ws.py); ending it cuts the connection."""
+    receiving: bool = False
+    """Whether that task waits for the next frame (not in the middle of a command)."""
+    dropped: bool = False
+    """The socket stalled: no more frames for it, and its connection is cut."""
+
+    def was_dropped(self) -> bool:
+        """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
+        return self.dropped
+
+    def drop(self) -> None:
+        """Cut the connection: the task reading it ends (at once if it only waits for a
+        frame, else after its command), and the server closes the TCP connection. A close
+        frame cannot be relied on: it waits behind the frames that stalled."""
+        self.dropped = True
+        if self.receiving and self.serving is not None:
+            self.serving.cancel()
 
     @property
     def is_board(self) -> bool:
@@ -62,9 +82,15 @@ class Connection:
 
 
 class Hub:
-    def __init__(self, service: RoomService, render_html: HtmlRenderer | None = None) -> None:
+    def __init__(
+        self,
+        service: RoomService,
+        render_html: HtmlRenderer | None = None,
+        send_timeout: float = SEND_TIMEOUT,
+    ) -> None:
         self.service = service
         self.render_html = render_html
+        self.send_timeout = send_timeout
         self._rooms: dict[str, set[Connection]] = {}
         service.add_listener(self.broadcast)
         service.board_watching = self.has_board
@@ -220,15 +246,27 @@ class Hub:
     async def _send(self, connection: Connection, text: str) -> None:
         if connection.websocket.application_state != WebSocketState.CONNECTED:
             return
+        if connection.dropped:
+            return
         try:
-            async with asyncio.timeout(SEND_TIMEOUT):  # no task per frame, as wait_for made
+            async with asyncio.timeout(self.send_timeout):  # no task per frame, as wait_for
                 await connection.websocket.send_text(text)
-        except Exception:  # a phone that went to sleep mid-send, or a socket that stalls
-            # Closed, not just forgotten: the page sees the close, reconnects and resyncs,
-            # where a socket left open would wait for frames that never come.
+        except Exception as error:  # a phone that went to sleep mid-send, or a socket that stalls
+            # Cut, not just forgotten: the page sees its connection end, reconnects and is
+            # sent the present, where a socket left open would wait for frames that never
+            # come (a close frame alone may never leave: it queues behind the stalled ones).
+            if isinstance(error, TimeoutError):  # not merely gone: worth an operator's look
+                log.warning(
+                    "dropping a %s socket of room %s: a frame did not leave in %s s",
+                    "board" if connection.is_board else "phone",
+                    connection.code,
+                    self.send_timeout,
+                )
             self.disconnect(connection)
+            connection.dropped = True
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), SEND_TIMEOUT)
+                await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), CLOSE_TIMEOUT)
+            connection.drop()
 
     async def broadcast(self, live: LiveRoom, change: Change) -> None:
         """Tell every socket of the room of ``change``: a new view each, built once per

@@ -51,7 +51,9 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
         await rooms.cluster.start(rooms)
         app.state.settings = settings
         app.state.rooms = rooms
-        app.state.hub = Hub(rooms, render_html=pages.render_fragment)
+        app.state.hub = Hub(
+            rooms, render_html=pages.render_fragment, send_timeout=settings.send_timeout
+        )
         app.state.translate_form = pages.translate_form
         # The rooms that were being played wake up while the server already answers: a
         # request for one of them loads it on demand, and nobody waits for rooms they never

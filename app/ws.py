@@ -37,6 +37,7 @@ on gets an error frame, and the socket goes on serving.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -163,12 +164,24 @@ async def _serve(
     websocket: WebSocket, rooms: RoomService, live: LiveRoom, connection: Connection
 ) -> None:
     hub = _hub(websocket)
+    connection.serving = asyncio.current_task()
     hub.connect(live, connection)
     failures = 0
     try:
         await hub.send_view(live, connection)
-        while True:
-            frame = await websocket.receive()
+        while not connection.dropped:
+            connection.receiving = True
+            try:
+                frame = await websocket.receive()
+            except asyncio.CancelledError:
+                if not connection.was_dropped():
+                    raise  # the server is stopping
+                # Dropped by the hub (a stalled socket): returning lets the server cut it.
+                if (task := asyncio.current_task()) is not None:
+                    task.uncancel()
+                return
+            finally:
+                connection.receiving = False
             if frame["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
             try:

@@ -1,0 +1,101 @@
+"""A socket whose reader stalls (a TV browser that hangs, a phone whose radio sleeps with the
+connection up) is given up once a frame has waited ``PECET_SEND_TIMEOUT`` seconds to leave:
+the server sends a close frame (1013, which the pages reconnect after) and cuts the
+connection, so that the page, once it reads again, finds its connection ended, reconnects
+and is sent the present. Without both the socket stayed open with no frame ever again.
+(Here the close frame gets through within its second; the cut, for a close frame that
+cannot leave at all, is not singled out.) Real server process, a real TCP connection whose
+client stops reading."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+import websockets
+
+from tests.conftest import ServerProcess
+
+SEND_TIMEOUT = 1.0
+CHANGES_AT_MOST = 2000
+"""Option changes made to fill the connection's buffers (each sends the board a view)."""
+DRAINED_WITHIN = 8.0
+"""Seconds the woken client may take to find its connection ended (far less than the
+40 s after which the server's keepalive would give up on a client that answers no ping)."""
+
+
+def small_socket(url: str) -> socket.socket:
+    """A connected TCP socket with a small receive buffer, so that a client that stops
+    reading stops the server's writes soon."""
+    parts = urlsplit(url)
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect((parts.hostname, parts.port))
+    return sock
+
+
+def test_a_board_that_stops_reading_is_cut_and_comes_back_to_the_present(tmp_path: Path) -> None:
+    server = ServerProcess(
+        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}",
+        log_path=tmp_path / "server.log",
+        env={"PECET_SEND_TIMEOUT": str(SEND_TIMEOUT)},
+    )
+    server.start()
+    try:
+        asyncio.run(stall_and_come_back(server))
+    finally:
+        server.stop()
+    logged = (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in logged, logged[-3000:]
+
+
+async def stall_and_come_back(server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=20) as http:
+        room = (await http.post("/api/rooms", json={"game": "heirs"})).json()
+        code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+        url = f"{server.ws_url}/ws/rooms/{code}/board"
+        # The TV page's socket (HTML fragments of some KiB each). max_queue=1: the client
+        # library stops reading the connection as soon as one frame waits unread, as a hung
+        # browser would.
+        stalled = await websockets.connect(
+            f"{url}?format=html", sock=small_socket(url), max_queue=1
+        )
+        log_path = server.log_path
+        assert log_path is not None
+        rounds = 1
+        for rounds in range(1, CHANGES_AT_MOST + 1):
+            answer = await http.post(
+                f"/api/rooms/{code}/options", json={"rounds": 10 + rounds % 2}, headers=host
+            )
+            assert answer.status_code == 200, answer.text
+            if rounds % 20 == 0 and "dropping a board socket" in log_path.read_text():
+                break
+        else:
+            raise AssertionError("the server never found the board's socket stalled")
+        last = 10 + rounds % 2
+
+        # The browser wakes up and reads what reached it: the connection ends (the page
+        # reconnects on that), rather than staying open with nothing more to come.
+        began = time.monotonic()
+        ended = False
+        while time.monotonic() - began < DRAINED_WITHIN:
+            try:
+                await asyncio.wait_for(stalled.recv(), DRAINED_WITHIN)
+            except websockets.ConnectionClosed:
+                ended = True
+                break
+            except TimeoutError:
+                break
+        assert ended, "the stalled socket stayed open"
+
+        # Reconnected, the board is sent the room as it stands now.
+        async with websockets.connect(url) as fresh:
+            view = json.loads(await asyncio.wait_for(fresh.recv(), 10))
+            while view.get("type") != "view":
+                view = json.loads(await asyncio.wait_for(fresh.recv(), 10))
+        assert view["options"]["rounds"] == last
