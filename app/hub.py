@@ -24,6 +24,7 @@ TRY_AGAIN_LATER = 1013
 """A close code the pages' websocket extension reconnects after (1001 it would not)."""
 SEND_TIMEOUT = 10.0
 """Seconds a frame may take to leave; a socket slower than that is dropped (it reconnects)."""
+PONG = '{"type": "pong"}'
 CLOSE_TIMEOUT = 1.0
 """Seconds a dropped socket's close frame may take to leave before the connection is cut."""
 
@@ -208,10 +209,14 @@ class Hub:
         seat = live.seat_by_token(connection.token)
         return None if seat is None else (("seat", seat.position), seat.position)
 
-    async def send_message(self, connection: Connection, message: JSON) -> None:
-        """A small JSON frame (a pong) to one connection, in turn with its views."""
+    async def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
+        """A pong; or the whole view, if the room changed since the last view this socket
+        was sent (a broadcast that failed on the way)."""
         async with connection.send_lock:
-            await self._send(connection, dumps(message))
+            if connection.seen < live.changes:
+                await self._send_view(live, connection, None)
+            else:
+                await self._send(connection, PONG)
 
     async def send_error(
         self,

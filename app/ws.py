@@ -7,11 +7,14 @@ or, as before, ``?token=`` (a phone) and ``?host=`` (a board).
 
 Frames from a phone are JSON objects:
 ``{"type": "order", "order": {...}}``, ``{"type": "ready"}``, ``{"type": "lang", "lang": "cs"}``
-and ``{"type": "ping"}``. An order may say which view its sheet was drawn from,
-``"version": N`` (the view's ``version``) and ``"match": M``: a sheet for a decision the table
-has left behind is refused with ``stale`` and the fresh view follows (issue 13.10); an order
-without them is judged as it comes. A page's htmx form sends its fields instead (with
-``HEADERS``); the pages module turns those into the same messages. The server sends
+and ``{"type": "ping"}`` (answered by ``{"type": "pong"}``, or by the whole view when the room
+changed since the last view this socket was sent: a page that has heard nothing for a while
+pings, and so catches up with whatever did not reach it). An order may say which view its
+sheet was drawn from, ``"version": N`` (the view's ``version``) and ``"match": M``: a sheet
+for a decision the table has left behind is refused with ``stale`` and the fresh view
+follows (issue 13.10); an order without them is judged as it comes. A page's htmx form sends
+its fields instead (with ``HEADERS``); the pages module turns those into the same messages.
+The server sends
 ``{"type": "view", ...}`` on every (re)connect and whenever the view changes, except when
 a seat sealed an order and nothing else moved: then a small notice
 ``{"type": "sealed", "seat", "commitment", "match", "version", "to_act", "patch"}`` says so
@@ -221,7 +224,7 @@ async def _handle(
         message = translate(live, message) if translate else {}
     kind = message.get("type")
     if kind == "ping":
-        await hub.send_message(connection, {"type": "pong"})
+        await hub.answer_ping(live, connection)
         return
     if connection.is_board:
         if kind == "sync":

@@ -172,9 +172,17 @@
     if (connected) socket.send(JSON.stringify({ type: "sync" }));
     else socket.reconnect();
   }
+  // A quiet socket asks now and then whether it missed anything: the server answers with
+  // the whole view if the room changed since the last one it sent, else a small pong.
+  var IDLE_PING_MS = 10000, lastPing = 0;
+  function tickIdle(now) {
+    if (!socket || !connected || now - lastFrame < IDLE_PING_MS || now - lastPing < IDLE_PING_MS) return;
+    lastPing = now;
+    socket.send(JSON.stringify({ type: "ping" }));
+  }
   function tick() {
     var now = Date.now();
-    tickAway(now); tickStandings(now); tickShow(now); keepOpenBriefly(document, now);
+    tickAway(now); tickStandings(now); tickShow(now); tickIdle(now); keepOpenBriefly(document, now);
   }
   setInterval(tick, 1000);
 

@@ -13,7 +13,7 @@ from engine.core import replay
 from engine.registry import get_rules
 from tests.hl_secrets import SecretOracle, leaked
 from tests.live import order_log
-from tests.play import Follower, auth, start_duel
+from tests.play import Follower, auth, create_room, join, start_duel
 
 Frame = dict[str, Any]
 
@@ -191,3 +191,27 @@ def test_a_board_only_watches(client: TestClient) -> None:
         socket.send_json({"type": "order", "order": {"type": "take", "slots": ["A1", "A2"]}})
         assert screen.next()["code"] == "read_only"
     assert client.get(f"/api/rooms/{code}").json()["version"] == 0
+
+
+def test_a_ping_brings_a_socket_the_view_it_missed_and_else_a_pong(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pages ping after 10 s without a frame; a broadcast lost on its way (a fault that
+    cannot be caused from outside: it is dropped here) is made good by the answer."""
+    room = create_room(client)
+    code = room["code"]
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/rooms/{code}/board") as socket:
+        screen = Screen(socket, None)
+        assert screen.next()["seats"] == []
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json() == {"type": "pong"}  # nothing missed
+
+        # The hub hears of changes as the room service's listener: this change goes unheard.
+        monkeypatch.setattr(hub.service, "_listeners", [])
+        join(client, code, "Ema")
+        socket.send_json({"type": "ping"})
+        view = screen.next()
+        assert view["type"] == "view" and [s["name"] for s in view["seats"]] == ["Ema"]
+        socket.send_json({"type": "ping"})
+        assert socket.receive_json() == {"type": "pong"}
