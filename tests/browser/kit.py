@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -27,6 +30,52 @@ full-page capture can wait far longer than a click should, so it gets its own ge
 SCREENSHOT_ATTEMPTS = 3
 """Chromium refuses a capture ("Unable to capture screenshot") while a page is between two
 documents; the next attempt, once the new document has loaded, succeeds."""
+
+
+FRAME_LOG = """
+window.__pecetFrames = [];
+["htmx:wsOpen", "htmx:wsClose", "htmx:wsAfterMessage", "htmx:wsError"].forEach(function (name) {
+  document.addEventListener(name, function (evt) {
+    var message = evt.detail && evt.detail.message, closed = evt.detail && evt.detail.event;
+    var note = message ? String(message).length + " chars: " + String(message).slice(0, 60)
+      : closed && closed.code ? "code " + closed.code : "";
+    window.__pecetFrames.push([Date.now(), name.slice(7), note]);
+    if (window.__pecetFrames.length > 200) window.__pecetFrames.shift();
+  }, true);
+});
+window.addEventListener("error", function (evt) {
+  window.__pecetFrames.push([Date.now(), "error", String(evt.message)]);
+});
+"""
+"""Kept by a watched page: the last 200 socket events, as the page itself saw them (the
+sync Playwright API hands events to a test late, only when it next calls Playwright)."""
+
+
+def watch_frames(page: Page) -> None:
+    page.add_init_script(FRAME_LOG)
+
+
+@contextmanager
+def explained(log_path: Path | None, **pages: Page) -> Iterator[None]:
+    """A failed expectation comes with the server's log and the last socket events of each
+    watched page: what a rare failure in CI needs to be understood."""
+    try:
+        yield
+    except AssertionError as error:
+        told = [str(error)[-4000:], "", "---- server log (tail)"]
+        if log_path is not None and log_path.exists():
+            told.append(log_path.read_text(errors="replace")[-3000:])
+        told.append(f"---- now {datetime.now(UTC).isoformat(timespec='milliseconds')}")
+        for name, page in pages.items():
+            told.append(f"---- {name}: last socket events")
+            try:
+                events = page.evaluate("window.__pecetFrames || []")
+            except PlaywrightError as unreadable:
+                events = [[0, "unreadable", str(unreadable)]]
+            for at, kind, note in events[-25:]:
+                when = datetime.fromtimestamp(at / 1000, UTC).isoformat(timespec="milliseconds")
+                told.append(f"{when} {kind} {note}")
+        raise AssertionError("\n".join(told)) from None
 
 
 def launch(playwright: Playwright) -> Browser:

@@ -21,7 +21,14 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import (
+    BOARD_SIZE,
+    PHONE_SIZE,
+    explained,
+    keep_screenshot,
+    launch,
+    watch_frames,
+)
 from tests.conftest import ServerProcess
 from tests.play import auth, order_from_prompt
 
@@ -143,6 +150,7 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
         try:
             board = browser.new_context(viewport=BOARD_SIZE).new_page()
             board.set_default_timeout(TIMEOUT_MS)
+            watch_frames(board)
             board.goto(base + "/")
             board.locator('button[name="game"][value="hidden_leaders"]').click()
             board.wait_for_url("**/b/*")
@@ -227,65 +235,71 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
                 everyone_ready(phones, "Ready for the rematch" if drawn else "Next game")
                 play_until(http, code, tokens, lambda b, n=number: b["match"] == n + 1)
 
-            # ---- Heirs for all three; Ben's phone is lost in round 2
-            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
-            assert room(http, code)["game"] == "heirs"
-            play_until(
-                http,
-                code,
-                tokens,
-                lambda b: (b.get("view") or {}).get("round", 0) >= 2 and not b["show"],
-            )
-            ben_pin = read_pin(phones[1])
-            contexts[1].close()
-            away = board.locator('[data-testid=presence][data-seat="1"]')
-            expect(away).to_have_attribute("data-presence", "away", timeout=AWAY_TIMEOUT_MS)
-            first_count = away.inner_text()
-            expect(away).not_to_have_text(first_count)  # the TV counts on by itself
-            expect(away).to_contain_text("away")
-            keep_screenshot(board, artifacts / "reclaim-board-away.png")
+            with explained(server.log_path, board=board):
+                # ---- Heirs for all three; Ben's phone is lost in round 2
+                expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+                assert room(http, code)["game"] == "heirs"
+                play_until(
+                    http,
+                    code,
+                    tokens,
+                    lambda b: (b.get("view") or {}).get("round", 0) >= 2 and not b["show"],
+                )
+                ben_pin = read_pin(phones[1])
+                contexts[1].close()
+                away = board.locator('[data-testid=presence][data-seat="1"]')
+                expect(away).to_have_attribute("data-presence", "away", timeout=AWAY_TIMEOUT_MS)
+                first_count = away.inner_text()
+                expect(away).not_to_have_text(first_count)  # the TV counts on by itself
+                expect(away).to_contain_text("away")
+                keep_screenshot(board, artifacts / "reclaim-board-away.png")
 
-            # A fresh browser: the join page's "Come back to my seat".
-            context, ben = new_phone(browser)
-            ben.goto(f"{base}/j/{code}")
-            back = ben.locator("[data-testid=come-back]")
-            back.locator("summary").click()
-            back.locator("input[name=name]").fill("ben")
-            wrong = "1111" if ben_pin != "1111" else "2222"
-            back.locator("input[name=pin]").fill(wrong)
-            back.locator("[data-testid=come-back-submit]").click()
-            expect(ben.locator("[data-testid=reclaim-error]")).to_contain_text(
-                "That PIN does not match"
-            )
-            back = ben.locator("[data-testid=come-back]")
-            back.locator("input[name=pin]").fill(ben_pin)
-            keep_screenshot(ben, artifacts / "reclaim-come-back.png", full_page=True)
-            back.locator("[data-testid=come-back-submit]").click()
-            ben.wait_for_url(f"**/r/{code}")
-            expect(ben.locator("[data-testid=heirs-phone]")).to_be_visible()
-            expect(away).to_have_attribute("data-presence", "on")
-            old = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[1]))
-            assert old.status_code == 401, "the lost phone's token stopped working"
-            tokens[1] = seat_token(context, code)
-            phones[1] = ben
-            assert read_pin(ben) == ben_pin
+                # A fresh browser: the join page's "Come back to my seat".
+                context, ben = new_phone(browser)
+                ben.goto(f"{base}/j/{code}")
+                back = ben.locator("[data-testid=come-back]")
+                back.locator("summary").click()
+                back.locator("input[name=name]").fill("ben")
+                wrong = "1111" if ben_pin != "1111" else "2222"
+                back.locator("input[name=pin]").fill(wrong)
+                back.locator("[data-testid=come-back-submit]").click()
+                expect(ben.locator("[data-testid=reclaim-error]")).to_contain_text(
+                    "That PIN does not match"
+                )
+                back = ben.locator("[data-testid=come-back]")
+                back.locator("input[name=pin]").fill(ben_pin)
+                keep_screenshot(ben, artifacts / "reclaim-come-back.png", full_page=True)
+                back.locator("[data-testid=come-back-submit]").click()
+                ben.wait_for_url(f"**/r/{code}")
+                expect(ben.locator("[data-testid=heirs-phone]")).to_be_visible()
+                expect(away).to_have_attribute("data-presence", "on")
+                old = http.get(f"/api/rooms/{code}/me", headers=auth(tokens[1]))
+                assert old.status_code == 401, "the lost phone's token stopped working"
+                tokens[1] = seat_token(context, code)
+                phones[1] = ben
+                assert read_pin(ben) == ben_pin
 
-            # Ben seals this round on the new phone; the night is played to its end.
-            ben.locator("[data-testid=seal]").click()
-            expect(ben.locator("[data-testid=orders-form]")).to_have_count(0)
-            final = play_until(http, code, tokens, match_over(number + 1), seconds=180)
-            assert final["tournament"]["over"]
-            expect(board.locator("[data-testid=ending]")).to_be_visible()
-            expect(board.locator("[data-testid=show-standings]")).to_be_visible()
-            board.locator("[data-testid=show-standings]").click()
-            final_table = board.locator("[data-testid=standings].final")
-            expect(final_table).to_be_visible()
-            expect(final_table.locator("[data-testid=oracle-table]")).to_contain_text(
-                NAMES[watcher_of_first(final)]
-            )
-            for phone in phones.values():
-                expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
-            keep_screenshot(board, artifacts / "reclaim-board-final.png")
+                # Ben seals this round on the new phone; the night is played to its end.
+                ben.locator("[data-testid=seal]").click()
+                expect(ben.locator("[data-testid=orders-form]")).to_have_count(0)
+                final = play_until(http, code, tokens, match_over(number + 1), seconds=180)
+                assert final["tournament"]["over"]
+                expect(board.locator("[data-testid=ending]")).to_be_visible()
+                expect(board.locator("[data-testid=show-standings]")).to_be_visible()
+                board.locator("[data-testid=show-standings]").click()
+                final_table = board.locator("[data-testid=standings].final")
+                expect(final_table).to_be_visible()
+                expect(final_table.locator("[data-testid=oracle-table]")).to_contain_text(
+                    NAMES[watcher_of_first(final)]
+                )
+                for phone in phones.values():
+                    expect(phone.locator("[data-testid=my-standing]")).to_contain_text(
+                        "Final place"
+                    )
+                keep_screenshot(board, artifacts / "reclaim-board-final.png")
+                assert server.log_path is not None
+                logged = server.log_path.read_text(errors="replace")
+                assert "Traceback" not in logged and "ERROR" not in logged, logged[-3000:]
         finally:
             browser.close()
 
