@@ -39,7 +39,6 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -277,7 +276,7 @@ class RedisRooms(OneProcess):
                 changed = code in self._dirty
                 if changed:
                     self._dirty.discard(code)
-                    news = [self._new_revision(live), CHANNEL, self._change_message(live)]
+                    news = [self._new_revision(live), CHANNEL, self._change_message(code)]
                 try:
                     await self._release(keys=keys[:2], args=[token, *news])
                 except Exception as error:
@@ -346,7 +345,7 @@ class RedisRooms(OneProcess):
 
     async def _tell_change(self, live: LiveRoom) -> None:
         try:
-            await self._publish(live.code, self._new_revision(live), self._shown(live))
+            await self._publish(live.code, self._new_revision(live))
         except Exception as error:
             self._lost_touch(error)
             self._unsent.add(live.code)
@@ -358,11 +357,11 @@ class RedisRooms(OneProcess):
         for code in sorted(self._unsent):
             live = service.loaded(code)
             if live is not None:
-                await self._publish(code, self._new_revision(live), self._shown(live))
+                await self._publish(code, self._new_revision(live))
             self._unsent.discard(code)
 
     def closed(self, code: str) -> None:
-        self._spawn(self._publish(code, secrets.token_hex(8), {}))
+        self._spawn(self._publish(code, secrets.token_hex(8)))
 
     def let_go(self, code: str) -> None:
         if code in self._driving:
@@ -373,24 +372,13 @@ class RedisRooms(OneProcess):
         live.revision = secrets.token_hex(8)
         return live.revision
 
-    @staticmethod
-    def _shown(live: LiveRoom) -> dict[str, Any]:
-        """The board's choices that live in memory only: they travel with the news."""
-        return {
-            "standings_mode": live.standings_mode,
-            "result_at": None if live.result_at is None else live.result_at.isoformat(),
-        }
+    def _change_message(self, code: str) -> bytes:
+        return orjson.dumps({"kind": "change", "code": code, "from": self.me})
 
-    def _change_message(self, live: LiveRoom) -> bytes:
-        return orjson.dumps(
-            {"kind": "change", "code": live.code, "from": self.me, **self._shown(live)}
-        )
-
-    async def _publish(self, code: str, revision: str, shown: dict[str, Any]) -> None:
-        message = orjson.dumps({"kind": "change", "code": code, "from": self.me, **shown})
+    async def _publish(self, code: str, revision: str) -> None:
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(_key(code, "revision"), revision)
-            pipe.publish(CHANNEL, message)
+            pipe.publish(CHANNEL, self._change_message(code))
             await pipe.execute()
 
     async def loading(self, code: str) -> str | None:
@@ -463,18 +451,9 @@ class RedisRooms(OneProcess):
             service.forget(live.code)
             return
         async with live.lock:
-            shown_before = self._shown(live)
-            if "standings_mode" in message:  # the views told of below are built later
-                live.standings_mode = str(message["standings_mode"])
-                at = message.get("result_at")
-                live.result_at = None if at is None else datetime.fromisoformat(str(at))
             revision = _text(await self.redis.get(_key(live.code, "revision")))
             if revision is not None and revision == live.revision:
-                # A command here has loaded this change already: only the board's choices
-                # above may be news.
-                if self._shown(live) != shown_before:
-                    service.tell(live)
-                return
+                return  # a command here has loaded this change already
             try:
                 await self._reload(live)
             except RoomNotFound:  # closed elsewhere

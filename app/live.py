@@ -483,18 +483,18 @@ def live_match_of(
         outcome=match.outcome,
         recent_events=[Event.from_json(e) for e in match.recent_events],
         ready_seats=list(match.ready_seats),
-        deadline_at=_aware(match.deadline_at),
+        deadline_at=as_aware(match.deadline_at),
         timer_left=match.timer_left,
         steps=steps,
         history=records,
         sealed=sealed,
-        show_started_at=_aware(match.show_started_at),
+        show_started_at=as_aware(match.show_started_at),
         show_elapsed=match.show_elapsed,
         fast_forward=match.fast_forward,
     )
 
 
-def _aware(moment: datetime | None) -> datetime | None:
+def as_aware(moment: datetime | None) -> datetime | None:
     """SQLite hands datetimes back without their zone; every time here is UTC."""
     if moment is None or moment.tzinfo is not None:
         return moment

@@ -29,6 +29,11 @@ class Room(SQLModel, table=True):
     """The host stopped the clock: the sealing timer and the bots wait."""
     tournament: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     """The plan of a night of games (``engine.tournament.Plan``); None for single games."""
+    standings_mode: str = Field(default="auto", max_length=8)
+    """Between the games of a night: ``auto`` (the standings follow the result after a
+    while), or the host's choice, ``shown`` or ``hidden``."""
+    result_at: datetime | None = None
+    """When the board began to show the last game's result (the standings follow it)."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

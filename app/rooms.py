@@ -42,6 +42,7 @@ from app.live import (
     ResolutionRecord,
     SealedOrder,
     SeatInfo,
+    as_aware,
     duel_games,
     game_options,
     hash_token,
@@ -301,6 +302,8 @@ class RoomService:
                 predictions=predictions,
                 match=None if match is None else live_match_of(rules, match, game, history, orders),
                 paused=room.paused,
+                standings_mode=room.standings_mode,
+                result_at=as_aware(room.result_at),
             )
 
     async def recover(self) -> None:
@@ -966,8 +969,9 @@ class RoomService:
                 "created_at": utcnow(),
             }
         room_row: JSON = {"updated_at": utcnow()}
+        result_at = None if show else self.clock.now()
         if outcome is not None:
-            room_row["status"] = "finished"
+            room_row.update(status="finished", standings_mode="auto", result_at=result_at)
 
         def write(session: Session) -> None:
             # Plain table statements: the ORM's bulk paths cost more than the SQL itself.
@@ -1003,8 +1007,7 @@ class RoomService:
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"
-            live.standings_mode = "auto"
-            live.result_at = None if show else self.clock.now()
+            live.standings_mode, live.result_at = "auto", result_at
             if live.tournament is not None:
                 live.results.append(match.result())
         # In a round of sealed orders, a seal that moves nobody else on changes no other
@@ -1030,16 +1033,20 @@ class RoomService:
             "timer_left": timer_left,
             "fast_forward": match.fast_forward or fast_forward,
         }
+        # The last round played out: the result is on the board from now on.
+        result_at = live.result_at if playing else self.clock.now()
 
         def write(session: Session) -> None:
             session.execute(MATCHES.update().where(MATCHES.c.id == match.row_id), row)
+            if not playing:
+                rooms = ROOMS.update().where(ROOMS.c.id == live.row_id)
+                session.execute(rooms, {"result_at": result_at})
 
         await self.store.write(write)
         match.show_started_at = match.show_elapsed = None
         match.deadline_at, match.timer_left = deadline_at, timer_left
         match.fast_forward = match.fast_forward or fast_forward
-        if not playing:
-            live.result_at = self.clock.now()
+        live.result_at = result_at
         self.changed(live)
 
     async def skip_show(self, code: str, host_token: str | None, to_the_end: bool = False) -> None:
@@ -1188,7 +1195,14 @@ class RoomService:
         live = await self.room(code)
         self._require_host(live, host_token)
         async with self.hold(live):
-            live.standings_mode = "shown" if shown else "hidden"
+            mode = "shown" if shown else "hidden"
+
+            def write(session: Session) -> None:
+                rooms = ROOMS.update().where(ROOMS.c.id == live.row_id)
+                session.execute(rooms, {"standings_mode": mode})
+
+            await self.store.write(write)
+            live.standings_mode = mode
             self.changed(live)
 
     async def set_language(self, code: str, token: str | None, lang: str) -> None:
@@ -1275,6 +1289,8 @@ RELOADED = (
     "tournament",
     "results",
     "predictions",
+    "standings_mode",
+    "result_at",
 )
 """What a copy of a room takes from the stored room when it is loaded again."""
 

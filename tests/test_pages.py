@@ -1176,6 +1176,11 @@ def test_the_host_shows_and_dismisses_the_standings(client: TestClient) -> None:
         assert response.status_code == 204
         live = live_room(client, code)
         assert live.standings_mode == mode
+        # Stored, not only in memory: a copy that forgot it (after a restart, or another
+        # process's) loads the host's choice.
+        live.standings_mode = "auto"
+        client.app.state.rooms.reload(live)  # type: ignore[attr-defined]
+        assert live.standings_mode == mode
     client.cookies.clear()
     refused = client.post(f"/b/{code}/standings", data={"shown": "1"}, headers=HX)
     assert refused.status_code == 401
