@@ -22,6 +22,8 @@ from tests.services import redis_server
 from tests.test_cluster import Cluster, kill_the_driver
 
 TIMER_SECONDS = 1
+ROUNDS = 6
+"""The shortest game the sheet allows (seeds/heirs/setup.json)."""
 KILL_AT_VERSION = 9
 """The driver is killed once the timer has sealed this many orders (the setup and two rounds)."""
 GAME_SECONDS = 90.0
@@ -86,7 +88,8 @@ def test_the_timer_runs_once_in_the_driving_process_and_goes_on_after_it_is_kill
     urls = [server.base_url for server in cluster.servers]
     with httpx.Client(timeout=20) as http:
         room = http.post(
-            f"{urls[0]}/api/rooms", json={"game": "heirs", "options": {"timer": TIMER_SECONDS}}
+            f"{urls[0]}/api/rooms",
+            json={"game": "heirs", "options": {"timer": TIMER_SECONDS, "rounds": ROUNDS}},
         ).json()
         code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
         for name, server in (("Ema", 0), ("Petr", 1), ("Jana", 1)):
@@ -115,7 +118,7 @@ def test_the_timer_runs_once_in_the_driving_process_and_goes_on_after_it_is_kill
     for first, last in ranges:
         sealers = [rows[seq - 1][1] for seq in range(first, last + 1)]
         assert sorted(sealers) == [0, 1, 2], (first, last, sealers)
-    assert len(ranges) == 13, "setup and twelve rounds"
+    assert len(ranges) == 1 + ROUNDS, "the setup and every round"
     # Each round waited its whole timer after the round before (a timer started anew by
     # the process that took the room over, not one cut short).
     starts = [datetime.fromisoformat(str(rows[first - 1][3])) for first, _last in ranges]

@@ -23,7 +23,7 @@ from tests.conftest import ServerProcess
 
 SEND_TIMEOUT = 1.0
 CHANGES_AT_MOST = 2000
-"""Option changes made to fill the connection's buffers (each sends the board a view)."""
+"""Changes made to fill the connection's buffers (each sends the board a view)."""
 DRAINED_WITHIN = 8.0
 """Seconds the woken client may take to find its connection ended (far less than the
 40 s after which the server's keepalive would give up on a client that answers no ping)."""
@@ -56,28 +56,32 @@ def test_a_board_that_stops_reading_is_cut_and_comes_back_to_the_present(tmp_pat
 
 async def stall_and_come_back(server: ServerProcess) -> None:
     async with httpx.AsyncClient(base_url=server.base_url, timeout=20) as http:
+        # A game under way: the TV's frames are the whole board, map and all (about 20 KiB).
         room = (await http.post("/api/rooms", json={"game": "heirs"})).json()
         code, host = room["code"], {"Authorization": f"Bearer {room['host_token']}"}
+        for name in ("Ann", "Ben", "Cid"):
+            assert (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).is_success
+        assert (await http.post(f"/api/rooms/{code}/start", headers=host)).is_success
         url = f"{server.ws_url}/ws/rooms/{code}/board"
-        # The TV page's socket (HTML fragments of some KiB each). max_queue=1: the client
-        # library stops reading the connection as soon as one frame waits unread, as a hung
-        # browser would.
+        # The TV page's socket (HTML fragments). max_queue=1: the client library stops
+        # reading the connection as soon as one frame waits unread, as a hung browser would.
         stalled = await websockets.connect(
             f"{url}?format=html", sock=small_socket(url), max_queue=1
         )
         log_path = server.log_path
         assert log_path is not None
-        rounds = 1
-        for rounds in range(1, CHANGES_AT_MOST + 1):
+        paused = False
+        for changes in range(1, CHANGES_AT_MOST + 1):
+            # The host stops and restarts the clock: each a change the board is sent.
+            paused = not paused
             answer = await http.post(
-                f"/api/rooms/{code}/options", json={"rounds": 10 + rounds % 2}, headers=host
+                f"/api/rooms/{code}/pause", json={"paused": paused}, headers=host
             )
             assert answer.status_code == 200, answer.text
-            if rounds % 20 == 0 and "dropping a board socket" in log_path.read_text():
+            if changes % 20 == 0 and "dropping a board socket" in log_path.read_text():
                 break
         else:
             raise AssertionError("the server never found the board's socket stalled")
-        last = 10 + rounds % 2
 
         # The browser wakes up and reads what reached it: the connection ends (the page
         # reconnects on that), rather than staying open with nothing more to come.
@@ -98,4 +102,4 @@ async def stall_and_come_back(server: ServerProcess) -> None:
             view = json.loads(await asyncio.wait_for(fresh.recv(), 10))
             while view.get("type") != "view":
                 view = json.loads(await asyncio.wait_for(fresh.recv(), 10))
-        assert view["options"]["rounds"] == last
+        assert view["paused"] == paused
