@@ -200,8 +200,21 @@ async def play(cluster: Cluster) -> tuple[str, list[Socket], list[tuple[int, JSO
         return code, sockets, acknowledged, killed
 
 
-def stored_orders(database_url: str, code: str) -> tuple[list[int], list[JSON], int, list[Any]]:
-    """The match's order log (seqs and rows), its version and its resolutions' ranges."""
+@dataclass
+class StoredMatch:
+    """A room's match as the database holds it."""
+
+    version: int
+    players: list[int]
+    """The room seat of each engine seat."""
+    orders: list[Any]
+    """The order log, in order: rows of (seq, seat, by_bot, created_at, order), ``seat`` the
+    engine's."""
+    ranges: list[Any]
+    """(first_seq, last_seq) of each resolution."""
+
+
+def stored_match(database_url: str, code: str) -> StoredMatch:
     engine = create_engine(database_url)
     try:
         with engine.connect() as db:
@@ -213,8 +226,11 @@ def stored_orders(database_url: str, code: str) -> tuple[list[int], list[JSON], 
                 {"code": code},
             ).one()
             match_id, version, players = found
-            rows: Sequence[Any] = db.execute(
-                text('SELECT seq, seat, "order" FROM orderlog WHERE match_id = :m ORDER BY seq'),
+            orders: Sequence[Any] = db.execute(
+                text(
+                    'SELECT seq, seat, by_bot, created_at, "order" FROM orderlog'
+                    " WHERE match_id = :m ORDER BY seq"
+                ),
                 {"m": match_id},
             ).all()
             ranges = db.execute(
@@ -223,8 +239,7 @@ def stored_orders(database_url: str, code: str) -> tuple[list[int], list[JSON], 
             ).all()
     finally:
         engine.dispose()
-    log = [{"seat": players[seat], "order": order} for _seq, seat, order in rows]
-    return [seq for seq, _seat, _order in rows], log, version, list(ranges)
+    return StoredMatch(int(version), list(players), list(orders), list(ranges))
 
 
 def test_three_processes_one_room_and_the_driver_killed_mid_game(cluster: Cluster) -> None:
@@ -241,7 +256,12 @@ def test_three_processes_one_room_and_the_driver_killed_mid_game(cluster: Cluste
     moved = [s for s in sockets if s.reconnects]
     assert moved and all(s.server != killed for s in sockets)
 
-    seqs, log, version, ranges = stored_orders(cluster.database_url, code)
+    stored_game = stored_match(cluster.database_url, code)
+    seqs = [row.seq for row in stored_game.orders]
+    log = [
+        {"seat": stored_game.players[row.seat], "order": row.order} for row in stored_game.orders
+    ]
+    ranges, version = stored_game.ranges, stored_game.version
     assert seqs == list(range(1, version + 1)), "the order log has a gap or a repeat"
     # No acknowledged order is lost: each is in the log, for its seat, in the order sent.
     for seat in {seat for seat, _order in acknowledged}:

@@ -17,6 +17,7 @@ import pytest
 import websockets
 
 from tests.conftest import ServerProcess
+from tests.live import wait_for
 from tests.play import Follower
 from tests.services import RedisProcess
 
@@ -55,16 +56,6 @@ def servers(tmp_path: Path, redis_process: RedisProcess) -> Iterator[list[Server
     finally:
         for server in started:
             server.stop()
-
-
-def wait_until(what: str, check: Any, seconds: float = BACK_WITHIN) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"not within {seconds} s: {what}"
-        time.sleep(0.05)
 
 
 async def board_names(url: str, code: str, names: list[list[str]], stop: asyncio.Event) -> None:
@@ -107,9 +98,10 @@ def test_redis_away_refuses_commands_clearly_and_back_empty_everything_goes_on(
         assert ["Ann", "Ben"] in seen
         # Ann's phone never left: after Redis came back empty, the second process counts it
         # again (each process tells its sockets again when its channel is back).
-        wait_until(
-            "the second process sees Ann's phone",
+        wait_for(
             lambda: http.get(f"{b.base_url}/api/rooms/{code}").json()["seats"][0]["connected"],
+            "the second process sees Ann's phone",
+            BACK_WITHIN,
         )
 
     for server in servers:
@@ -152,18 +144,19 @@ def away_and_back(
     ]
 
     redis_process.start()  # the same port, nothing in it
-    for server in servers:
-        wait_until(
-            f"{server.base_url} is healthy again",
-            lambda url=server.base_url: http.get(f"{url}/healthz").status_code == 200,
-        )
+    wait_for(
+        lambda: all(http.get(f"{s.base_url}/healthz").status_code == 200 for s in servers),
+        "both processes healthy again",
+        BACK_WITHIN,
+    )
     ben = http.post(f"{b.base_url}/api/rooms/{code}/seats", json={"name": "Ben"})
     assert ben.status_code == 201, ben.text
     # The first process's copy hears of it (news, or the beat's catch-up).
-    wait_until(
-        "the first process sees Ben",
+    wait_for(
         lambda: (
             [s["name"] for s in http.get(f"{a.base_url}/api/rooms/{code}").json()["seats"]]
             == ["Ann", "Ben"]
         ),
+        "the first process sees Ben",
+        BACK_WITHIN,
     )

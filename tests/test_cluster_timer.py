@@ -11,15 +11,13 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import create_engine, text
 
 from tests.conftest import ServerProcess
 from tests.services import redis_server
-from tests.test_cluster import Cluster, kill_the_driver
+from tests.test_cluster import Cluster, kill_the_driver, stored_match
 
 TIMER_SECONDS = 1
 ROUNDS = 6
@@ -51,36 +49,6 @@ def two_servers(tmp_path: Path) -> Iterator[Cluster]:
                 server.stop()
 
 
-def stored_log(database_url: str, code: str) -> tuple[list[Any], list[Any], int]:
-    """The match's order log as (seq, seat, by_bot, created_at), its resolutions' ranges and
-    its version."""
-    engine = create_engine(database_url)
-    try:
-        with engine.connect() as db:
-            found: Any = db.execute(
-                text(
-                    "SELECT m.id, m.version FROM match m JOIN room r ON m.room_id = r.id"
-                    " WHERE r.code = :code"
-                ),
-                {"code": code},
-            ).one()
-            match_id, version = found
-            rows = db.execute(
-                text(
-                    "SELECT seq, seat, by_bot, created_at FROM orderlog WHERE match_id = :m"
-                    " ORDER BY seq"
-                ),
-                {"m": match_id},
-            ).all()
-            ranges = db.execute(
-                text("SELECT first_seq, last_seq FROM resolution WHERE match_id = :m"),
-                {"m": match_id},
-            ).all()
-    finally:
-        engine.dispose()
-    return list(rows), list(ranges), int(version)
-
-
 def test_the_timer_runs_once_in_the_driving_process_and_goes_on_after_it_is_killed(
     two_servers: Cluster,
 ) -> None:
@@ -110,18 +78,19 @@ def test_the_timer_runs_once_in_the_driving_process_and_goes_on_after_it_is_kill
             time.sleep(0.1)  # the timer plays the game; the test only watches
 
     assert killed >= 0, "the game ended before the kill"
-    rows, ranges, version = stored_log(cluster.database_url, code)
-    assert [seq for seq, *_ in rows] == list(range(1, version + 1)), "a gap or a repeat"
+    stored = stored_match(cluster.database_url, code)
+    rows, ranges = stored.orders, stored.ranges
+    assert [row.seq for row in rows] == list(range(1, stored.version + 1)), "a gap or a repeat"
     # Nobody sealed by hand: every order was the timer's.
-    assert all(by_bot for _seq, _seat, by_bot, _at in rows)
+    assert all(row.by_bot for row in rows)
     # Once per seat and round, though two processes were there to run the timer.
     for first, last in ranges:
-        sealers = [rows[seq - 1][1] for seq in range(first, last + 1)]
+        sealers = [rows[seq - 1].seat for seq in range(first, last + 1)]
         assert sorted(sealers) == [0, 1, 2], (first, last, sealers)
     assert len(ranges) == 1 + ROUNDS, "the setup and every round"
     # Each round waited its whole timer after the round before (a timer started anew by
     # the process that took the room over, not one cut short).
-    starts = [datetime.fromisoformat(str(rows[first - 1][3])) for first, _last in ranges]
+    starts = [datetime.fromisoformat(str(rows[first - 1].created_at)) for first, _ in ranges]
     gaps = [(b - a).total_seconds() for a, b in itertools.pairwise(starts)]
     assert min(gaps) >= TIMER_SECONDS * 0.9, gaps
     log_path = cluster.servers[cluster.alive()[0]].log_path
