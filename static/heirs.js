@@ -402,8 +402,35 @@
     }
   }
 
+  // ---------------------------------------------------------------- phone: choosing a dynasty
+  // Another seat's seal redraws the setup form: the colour and character this phone chose
+  // stay chosen (the colour unless another seat took it meanwhile).
+  var SETUP_CHOICES = ["colour", "character"];
+  function setupDynasty(form) {
+    if (form.dataset.hxReady) return;
+    form.dataset.hxReady = "1";
+    var key = form.dataset.draftKey;
+    try {
+      var saved = JSON.parse(localStorage.getItem(key) || "{}");
+      SETUP_CHOICES.forEach(function (name) {
+        form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
+          if (input.value === saved[name]) input.checked = true;
+        });
+      });
+    } catch (e) { /* no storage: the first choices stay */ }
+    form.addEventListener("change", function () {
+      var draft = {};
+      SETUP_CHOICES.forEach(function (name) {
+        var checked = form.querySelector('input[name="' + name + '"]:checked');
+        if (checked) draft[name] = checked.value;
+      });
+      try { localStorage.setItem(key, JSON.stringify(draft)); } catch (e) { /* fine */ }
+    });
+  }
+
   function refresh() {
     hoistStyles();
+    document.querySelectorAll("form.hx-setup-form").forEach(setupDynasty);
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
     timerLost();
     updateCountdowns();

@@ -69,14 +69,16 @@ def set_option(board: Page, testid: str, value: str) -> None:
         board.locator(f"[data-testid={testid}]").select_option(value)
 
 
-def setup_phone(phone: Page, artifacts: Path, shot: str | None) -> None:
-    """Pick the first free colour and the second character; colours are first come, first
-    served (H3.1), so a phone whose list was stale tries again with the fresh list."""
+def setup_phone(phone: Page, artifacts: Path, shot: str | None, choose: bool = True) -> None:
+    """Pick the first free colour and the second character (unless the phone has chosen
+    already); colours are first come, first served (H3.1), so a phone whose list was stale
+    tries again with the fresh list."""
     form = phone.locator("[data-testid=setup-form]")
     for attempt in range(4):
         form.wait_for()
-        form.locator(".hx-colour").first.click()
-        form.locator(".hx-char").nth(1).click()
+        if choose or attempt:
+            form.locator(".hx-colour").first.click()
+            form.locator(".hx-char").nth(1).click()
         if shot and attempt == 0:
             keep_screenshot(phone, artifacts / shot, full_page=True)
         form.locator("[data-testid=seal-setup]").click()
@@ -146,9 +148,24 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             board.locator("[data-testid=start]").click()
             expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
 
-            for index, phone in enumerate(phones):
-                shot = f"heirs-phone-{index}-setup.png"
-                setup_phone(phone, artifacts, shot)
+            # Anna chooses her dynasty but does not seal yet. The others' seals redraw her
+            # form; what she chose stays chosen (each new frame used to check the first
+            # colour and character again, and a quick "Keep" sealed those).
+            form = phones[0].locator("[data-testid=setup-form]")
+            form.wait_for()
+            colour = form.locator(".hx-colour input").last.get_attribute("value")
+            character = form.locator(".hx-char input").nth(1).get_attribute("value")
+            form.locator(".hx-colour").last.click()
+            form.locator(".hx-char").nth(1).click()
+            before = form.element_handle()
+            for index, phone in enumerate(phones[1:], start=1):
+                setup_phone(phone, artifacts, f"heirs-phone-{index}-setup.png")
+            before.wait_for_element_state("hidden")  # replaced by a newer frame
+            expect(form.locator(f'input[name=character][value="{character}"]')).to_be_checked()
+            taken = form.locator(f'input[name=colour][value="{colour}"]')
+            if taken.count():  # still free
+                expect(taken).to_be_checked()
+            setup_phone(phones[0], artifacts, "heirs-phone-0-setup.png", choose=False)
             keep_screenshot(board, artifacts / "heirs-board-setup.png")
             wait_round(board, 1)
 
