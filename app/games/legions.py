@@ -317,6 +317,7 @@ def option_view(
     elif kind == "peek":
         out["loc"] = loc
         out["text"] = i18n.gettext("Look at the top of the hero deck")
+        out["place"] = {"loc": loc, "name": location_name(loc)}
         out["sub"] = i18n.gettext(
             "No %(guild)s hero in the row: look at the top heroes and recruit one"
         ) % {"guild": guild_name(GUILD_OF_LOCATION.get(str(loc)))}
@@ -363,9 +364,12 @@ GROUPED_FROM = 5
 def option_groups(options: list[JSON]) -> list[JSON]:
     """The options as rows: what they act on (a hero to recruit, a legion to move or sow)
     with a button per place, where a list of every pair would run over two screens (G1.4:
-    the Envoy may move any of 10 legions to 4 locations); or, where each option is one
-    legion, a single row of legions. Empty when a list is short enough, or when the options
-    are neither."""
+    the Envoy may move any of 10 legions to 4 locations; G8.1–G8.2: five heroes by two
+    routes, and a look at the hero deck from a location whose guild has no hero in the row);
+    or, where each option is one legion, a single row of legions. A row is about half as high
+    as an option with its hero drawn in, so from ``GROUPED_FROM`` options on they are rows
+    even where no two share one. Empty when a list is short enough, or when the options are
+    neither."""
     plain = [o for o in options if o["kind"] != "skip"]
     if len(plain) < GROUPED_FROM:
         return []
@@ -381,11 +385,18 @@ def option_groups(options: list[JSON]) -> list[JSON]:
             key, head = f"hero:{hero['id']}", {"hero": hero, "cards": []}
         elif len(cards) == 1 and cards[0]:
             key, head = f"card:{cards[0]['id']}", {"hero": None, "cards": cards}
+        elif option["kind"] == "peek":
+            label = i18n.gettext(
+                "No hero of the location's guild in the row: look at the top of the hero deck"
+            )
+            key, head = "peek", {"hero": None, "cards": [], "label": label}
         else:
             return []
         group = groups.setdefault(key, {**head, "verb": option["verb"], "choices": []})
         group["choices"].append(option)
-    return list(groups.values()) if len(groups) < len(plain) else []
+    # The heroes first: the verb above the rows is theirs, and the look at the deck is the
+    # way round when the hero wanted is not in the row.
+    return sorted(groups.values(), key=lambda group: "label" in group)
 
 
 def under_choices(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> list[JSON]:

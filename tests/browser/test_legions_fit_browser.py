@@ -69,6 +69,21 @@ def nothing_to_recruit(seat: int) -> LegionsState:
     return state
 
 
+def recruit_routes(face_up: dict[str, int]) -> LegionsState:
+    """Step 2 of seat 0 with ``face_up[loc]`` legions face up at each location: three at a
+    location open its route (G8.1), or a look at the hero deck where the row has no hero of
+    its guild (G8.2); one everywhere opens the five-location route to every hero in the row."""
+    state = RULES.setup(2, 7, {})
+    state.phase = "steps"
+    for loc, count in face_up.items():
+        cards = [c for c, legion in RULES.content.legions.items() if legion.location == loc]
+        for card in cards[:count]:
+            take_out(state, card)
+        state.players[0].face_up[loc] = cards[:count]
+    state.stage = Stage(0, "recruit", {})
+    return state
+
+
 def show_phone(page: Page, state: LegionsState, seat: int, lang: str) -> None:
     """The seat's phone screen (header, then the game's own screen) on the server's origin."""
     payload: dict[str, Any] = {
@@ -207,5 +222,58 @@ def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
                 assert place in label and button.inner_text().strip() == place
                 moved, _ = advance(RULES, RULES.submit(copy.deepcopy(state), 0, order))
                 assert order["legion"] in moved.players[0].face_up[order["location"]]
+        finally:
+            browser.close()
+
+
+RECRUIT_ROUTES = {
+    # The deal's row holds heroes of the Fields (2), the Palace and the Tower (2).
+    "two routes, two looks at the deck": {"G": 3, "P": 3, "Y": 3, "R": 3},
+    "five locations and a look at the deck": {"G": 1, "P": 1, "Y": 3, "R": 1, "B": 1},
+    "every route": {"G": 3, "P": 3, "Y": 3, "R": 3, "B": 3},
+}
+
+
+@pytest.mark.parametrize("face_up", RECRUIT_ROUTES.values(), ids=RECRUIT_ROUTES.keys())
+def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
+    server: ServerProcess, artifacts: Path, face_up: dict[str, int]
+) -> None:
+    """Up to twelve ways to recruit (each hero of the row by its location and by all five,
+    and a look at the hero deck from a location whose guild has no hero in the row) were a
+    list of tall options whose last ones, "Don't recruit" among them, sat below the first
+    screen: now a row per hero with a button per route, and the looks at the deck in a row of
+    their own, every button on the first screen."""
+    state = recruit_routes(face_up)
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None
+    kinds = [o["order"]["kind"] for o in prompt["options"]]
+    assert "peek" in kinds and kinds.count("recruit") >= 4 and kinds[-1] == "skip"
+    name = "-".join(f"{loc}{count}" for loc, count in face_up.items())
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
+            page.goto(server.base_url + "/static/legions.css")  # the server's origin
+            for lang in ("en", "cs"):
+                show_phone(page, state, 0, lang)
+                expect(page.locator("[data-testid=option]")).to_have_count(len(kinds))
+                fit = phone_fit(page, "legions", "recruit")
+                keep_screenshot(
+                    page, artifacts / f"legions-phone-recruit-{name}-{lang}.png", full_page=True
+                )
+                assert not fit.reach_faults(), fit.reach_faults()
+                assert fit.size_fault() is None, fit.size_fault()
+
+                # The last look at the deck: its button names the location, and the engine
+                # takes the order it sends.
+                peek = page.locator("[data-testid=option][data-kind=peek]").last
+                order = json.loads(
+                    peek.locator("xpath=..").locator("input[name=order]").get_attribute("value")
+                    or "{}"
+                )
+                with i18n.use_language(lang):
+                    assert peek.inner_text().strip() == location_name(order["location"])
+                looked = RULES.submit(copy.deepcopy(state), 0, order)
+                assert looked.pending == order
         finally:
             browser.close()
