@@ -13,12 +13,12 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from app import api, pages, ratelimit, ws
+from app.assets import STATIC_DIR, VersionedStaticFiles
 from app.clock import Clock
 from app.cluster import RETRY_AFTER, RedisRooms
-from app.config import PROJECT_DIR, Settings
+from app.config import Settings
 from app.db import make_engine, upgrade
 from app.errors import RoomError
 from app.hub import Hub
@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     app.include_router(api.router)
     app.include_router(ws.router)
     app.include_router(pages.router)
-    app.mount("/static", StaticFiles(directory=PROJECT_DIR / "static"), name="static")
+    app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
     return app
 
 

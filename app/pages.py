@@ -25,6 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from app import i18n, names, ratelimit
+from app.assets import static_url
 from app.config import PROJECT_DIR, Settings
 from app.errors import RoomError, RoomNotFound
 from app.games import engine_seats, hidden_leaders, screens_for, seat_names, short_hex
@@ -69,6 +70,7 @@ def game_name(game: str) -> str:
 
 
 environment.globals.update(
+    static_url=static_url,
     faction_name=hidden_leaders.faction_name,
     game_name=game_name,
     game_blurb=lambda game: screens_for(game).blurb(),

@@ -5,13 +5,6 @@
   "use strict";
   if (window.HeirsTable) { window.HeirsTable.refresh(); return; }
 
-  function hoistStyles() {
-    if (document.head.querySelector('link[data-heirs-css]')) return;
-    var link = document.createElement("link");
-    link.rel = "stylesheet"; link.href = "/static/heirs.css"; link.dataset.heirsCss = "1";
-    document.head.appendChild(link);
-  }
-
   // ---------------------------------------------------------------- board: moving tokens
   // The server sends the board again at every step of a round; each frame replaces the map,
   // so a token would jump. Remember where each heir stood before the frame and let it walk
@@ -429,7 +422,6 @@
   }
 
   function refresh() {
-    hoistStyles();
     document.querySelectorAll("form.hx-setup-form").forEach(setupDynasty);
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
     timerLost();

@@ -61,6 +61,28 @@
     root.querySelectorAll("form.place-form").forEach(setupPlaceForm);
   }
 
+  // ---------------------------------------------------------------- stylesheets kept
+  // A game's stylesheets come with its screen, and every frame replaces the screen: a copy in
+  // <head> keeps their rules applied while the new frame's own links load, so no frame is
+  // drawn without them. A copy goes once its screen is gone (the next game of a night has
+  // stylesheets of its own, and the last game's must not restyle it).
+  function keepStylesheets() {
+    var wanted = {};
+    document.querySelectorAll('body link[rel="stylesheet"]').forEach(function (link) {
+      wanted[link.getAttribute("href")] = true;
+    });
+    document.head.querySelectorAll('link[data-kept]').forEach(function (copy) {
+      var href = copy.getAttribute("href");
+      if (wanted[href] === true) wanted[href] = copy; else copy.remove();
+    });
+    Object.keys(wanted).forEach(function (href) {
+      if (wanted[href] !== true) return;
+      var copy = document.createElement("link");
+      copy.rel = "stylesheet"; copy.href = href; copy.dataset.kept = "1";
+      document.head.appendChild(copy);
+    });
+  }
+
   // ---------------------------------------------------------------- board scoring animation
   // A broadcast re-renders the scoring (a phone taps Ready); play the animation only once.
   function settleAnimations(root) {
@@ -233,6 +255,7 @@
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
     lastFrame = Date.now();
+    keepStylesheets();
     tick();
     noticeWatch();
     keepOpen(document);
@@ -274,7 +297,9 @@
     if (dismiss) { dismiss.parentElement.classList.remove("show"); }
   });
 
-  document.addEventListener("htmx:afterSwap", function () { keepOpen(document); scrollLogs(document); });
+  document.addEventListener("htmx:afterSwap", function () {
+    keepStylesheets(); keepOpen(document); scrollLogs(document);
+  });
 
   // How to play opens in its own tab beside the game: closing it is the way back.
   document.addEventListener("click", function (evt) {
@@ -290,6 +315,7 @@
     document.querySelectorAll('[data-error-for="' + form.id + '"]').forEach(function (el) { el.hidden = true; });
   });
 
+  keepStylesheets();
   remember();
   restoreOrForget();
   tick();

@@ -34,6 +34,10 @@ from tests.play import auth, order_from_prompt
 
 pytestmark = pytest.mark.browser
 
+KEPT_STYLESHEETS_JS = (
+    "() => [...document.head.querySelectorAll('link[data-kept]')].map(l => l.getAttribute('href'))"
+)
+
 TIMEOUT_MS = 20_000
 AWAY_TIMEOUT_MS = 30_000
 READY_TAP_MS = 10_000
@@ -239,6 +243,10 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
                 # ---- Heirs for all three; Ben's phone is lost in round 2
                 expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
                 assert room(http, code)["game"] == "heirs"
+                # The last game's stylesheets went with its screen (pecet.js keeps a copy of a
+                # screen's own in <head> only while the screen is there).
+                kept = board.evaluate(KEPT_STYLESHEETS_JS)
+                assert kept and all("heirs" in href for href in kept), kept
                 play_until(
                     http,
                     code,
