@@ -28,7 +28,7 @@ from app import i18n, names, ratelimit
 from app.assets import static_url
 from app.config import PROJECT_DIR, Settings
 from app.errors import RoomError, RoomNotFound
-from app.games import engine_seats, hidden_leaders, screens_for, seat_names, short_hex
+from app.games import engine_seats, heirs, hidden_leaders, screens_for, seat_names, short_hex
 from app.hub import Connection
 from app.lan import join_base_url
 from app.live import LiveRoom, SeatInfo
@@ -72,6 +72,7 @@ def game_name(game: str) -> str:
 environment.globals.update(
     static_url=static_url,
     faction_name=hidden_leaders.faction_name,
+    colour_badge_style=heirs.colour_badge_style,
     game_name=game_name,
     game_blurb=lambda game: screens_for(game).blurb(),
     languages=i18n.LANGUAGES,

@@ -274,7 +274,10 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
 
     Order: points; then games won (H20.5; not in a night of duels only, whose points are
     already its wins); then Council points summed (H20.5); then army strength and VP summed
-    (the duel rules); then head to head among the tied; else a shared place.
+    (the duel rules); then head to head among the tied; else a shared place. Before the
+    night's last game, players level on points who have played different numbers of games
+    go straight to head to head: their sums do not compare (one who lost a duel has some army
+    strength, one yet to play has none).
     """
     schedule = plan.schedule()
     final_stage = len(plan.stages) - 1
@@ -286,6 +289,7 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
             "points": Fraction(0),
             "per_game": [],
             "games_won": 0,
+            "played": 0,
             **{key: 0 for key in columns},
         }
         for seat in range(seats)
@@ -306,13 +310,21 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
                 row["per_game"].append(None)
         score_key = game_info(result["game"]).tiebreak
         for engine_seat, seat in enumerate(result["players"]):
+            rows[seat]["played"] += 1
             rows[seat]["games_won"] += engine_seat in winners
             rows[seat][score_key] += tiebreak_score(result, engine_seat)
     # A night of series only: its points are already its wins.
     series_only = all(game_info(game).scoring == "result" for game in plan.games)
     chain = [k for k in tiebreaks()[:-1] if not (series_only and k == "games_won")]
 
+    over = not games_to_play(plan, results)
+    played_at: dict[Fraction, set[int]] = {}
+    for row in rows.values():
+        played_at.setdefault(row["points"], set()).add(row["played"])
+
     def key(row: Mapping[str, Any]) -> tuple[Any, ...]:
+        if not over and len(played_at[row["points"]]) > 1:
+            return (-row["points"], *(0 for _ in chain))
         return (-row["points"], *(-row[k] for k in chain))
 
     ordered = sorted(rows.values(), key=lambda r: (*key(r), r["seat"]))
@@ -335,6 +347,7 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
         row["points"] = _number(row["points"])
         row["score"] = sum(row.pop(k) for k in columns)
         row.pop("h2h")
+        row.pop("played")
     return ordered
 
 

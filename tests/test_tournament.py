@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import time
 from typing import Any
 
@@ -12,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
 from app.db import make_engine
+from app.games.heirs import COLOUR_HEX
 from app.models import Match, Room
 from engine.tournament import (
     Plan,
@@ -131,6 +133,29 @@ def test_duel_series_wins_draws_and_army_strength() -> None:
     # 1.5 points each; total army strength decides: seat 1 has 69, seat 0 has 62.
     assert table(rows) == [(1, 1, 1.5), (2, 0, 1.5)]
     assert rows[0]["per_game"] == [0, 0.5, 1]
+
+
+def test_mid_night_sums_do_not_rank_players_who_played_different_numbers_of_games() -> None:
+    """After game 1 of a round robin the loser has some army strength and the one yet to play
+    none: level on points, they share second place (not "ahead on army strength"); once the
+    night is over the sums decide as the rules say."""
+    plan = Plan(("hidden_leaders",)).seated(3, ["hidden_leaders"])
+    first, second, third = plan.fixtures
+    results = [duel_result("hidden_leaders", list(first.players), 0, [25, 20])]
+    rows = standings(plan, results, 3)
+    winner, loser = first.players
+    waiting = ({0, 1, 2} - set(first.players)).pop()
+    assert [(r["seat"], r["place"], r["tiebreak"]) for r in rows] == [
+        (winner, 1, None),
+        (min(loser, waiting), 2, "shared"),
+        (max(loser, waiting), 2, "shared"),
+    ]
+    # Both others played: the waiting one lost too, by less; level on points and games, the
+    # army strength summed decides.
+    results.append(duel_result("hidden_leaders", list(second.players), 0, [22, 21]))
+    results.append(duel_result("hidden_leaders", list(third.players), 0, [30, 10]))
+    over = standings(plan, results, 3)
+    assert all(r["tiebreak"] != "shared" for r in over), over
 
 
 def test_l7_3_a_drawn_last_game_is_followed_by_a_rematch() -> None:
@@ -407,6 +432,14 @@ def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: Server
     assert options[1]["colours"] == [colours[0][str(seat)] for seat in range(3)]
     final = board["tournament"]
     assert final["over"] and final["next"] is None
+    # The TV's table draws each seat's badge in its dynasty's colour (H20.1).
+    page = httpx.get(f"{server.base_url}/b/{code}", timeout=10).text
+    standings = re.search(r'<table class="standings-table">.*?</table>', page, re.S)
+    assert standings, "no standings table on the board"
+    for row in final["standings"]:
+        drawn = re.search(rf'<tr[^>]*data-seat="{row["seat"]}">.*?</tr>', standings[0], re.S)
+        assert drawn, f"no standings row for seat {row['seat']}"
+        assert f"background: {COLOUR_HEX[row['colour']]}" in drawn[0], drawn[0]
     ranked = [(row["place"], row["points"]) for row in final["standings"]]
     assert ranked == sorted(ranked, key=lambda r: (r[0], -r[1]))
     for outcome in outcomes:

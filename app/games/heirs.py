@@ -221,6 +221,14 @@ def colour_name(colour: str | None) -> str:
     return names.get(colour or "", colour or "")
 
 
+def colour_badge_style(colour: str | None) -> str:
+    """A seat badge in a dynasty's colour (H20.1: the colours stay all night long, and the
+    standings show them), with dark ink that reads on every one of the six; empty for none."""
+    if colour not in COLOUR_HEX:
+        return ""
+    return f"background: {COLOUR_HEX[colour]}; border-color: {COLOUR_HEX[colour]}; color: #111"
+
+
 def resource_name(resource: str) -> str:
     names = {
         "people": i18n.gettext("people"),
