@@ -56,6 +56,36 @@
     update();
   }
 
+  // A frame may redraw the phone while its player is ticking (another seat comes and goes, the
+  // host pauses): a form drawn again for the same decision gets the same ticks back. Forms
+  // opt in with data-keep-ticks; the same decision is the same form with the same choices.
+  var ticked = {};
+  function choices(form) {
+    return Array.prototype.slice.call(form.querySelectorAll('input[type="checkbox"], input[type="radio"]'));
+  }
+  function tickKey(form) {
+    var match = form.querySelector('input[name="match"]');
+    return [form.id || form.dataset.testid || "", match ? match.value : ""].concat(
+      choices(form).map(function (i) { return i.name + "=" + i.value; })).join("|");
+  }
+  function keepTicks() {
+    ticked = {};
+    document.querySelectorAll("form[data-keep-ticks]").forEach(function (form) {
+      if (form.classList.contains("sending")) return;  // sent: the answer decides
+      var on = choices(form).filter(function (i) { return i.checked; });
+      if (on.length) ticked[tickKey(form)] = on.map(function (i) { return i.name + "=" + i.value; });
+    });
+  }
+  function restoreTicks() {
+    document.querySelectorAll("form[data-keep-ticks]").forEach(function (form) {
+      var on = ticked[tickKey(form)];
+      if (!on) return;
+      choices(form).forEach(function (i) { i.checked = on.indexOf(i.name + "=" + i.value) >= 0; });
+    });
+    ticked = {};
+  }
+  document.addEventListener("htmx:wsBeforeMessage", keepTicks);
+
   function setupForms(root) {
     root.querySelectorAll("form.take-form").forEach(setupTakeForm);
     root.querySelectorAll("form.place-form").forEach(setupPlaceForm);
@@ -261,6 +291,7 @@
     keepOpen(document);
     scrollLogs(document);
     noticeTurn();
+    restoreTicks();
     setupForms(document);
     settleAnimations(document);
     document.querySelectorAll("form.sending").forEach(function (f) { f.classList.remove("sending"); });
