@@ -37,3 +37,13 @@ def test_the_excerpt_draws_the_heirs_in_sight_and_the_attack_names_them(
     label = re.search(rf'value="attack:{field}"><span>([^<]*)</span>', html)
     assert label is not None, "a sibling's heir on a free field can be attacked (H7.3)"
     assert label.group(1) == f"Invade / attack {field} · free field · heir there: {sibling}"
+
+
+def test_the_first_orders_tell_what_the_setup_did_not_a_last_round(client: TestClient) -> None:
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    html = client.get(f"/r/{code}").text
+    log = re.search(r'data-testid="my-log">\s*<h2>([^<]*)</h2>\s*<ul>(.*?)</ul>', html, re.S)
+    assert log is not None, "the setup's events for the seat are listed"
+    assert log.group(1) == "The setup, for you"
+    assert "<li" in log.group(2)
