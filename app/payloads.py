@@ -262,7 +262,13 @@ class Payloads:
             "version": None if match is None else match.version,
             "to_act": live.to_act(),
             "outcome": match.outcome if ended and match is not None else None,
-            "ready": [] if match is None else match.ready_seats,
+            # A bot is ready for the next game as soon as a game ends.
+            "ready": []
+            if match is None
+            else sorted(
+                set(match.ready_seats)
+                | ({s.position for s in live.seats if s.is_bot} if ended else set())
+            ),
             "options": dict(live.options),
             "paused": live.paused,
             "deadline": None

@@ -209,6 +209,7 @@ def test_a_room_of_bots_plays_to_the_end(client: TestClient) -> None:
         board = client.get(f"/api/rooms/{code}").json()
     assert board["status"] == "finished"
     assert board["outcome"]["result"] in ("A", "B", "REMATCH")
+    assert board["ready"] == [0, 1], "a bot is ready for the next game as soon as one ends"
 
 
 def test_a_kicked_seat_is_played_by_a_bot(client: TestClient) -> None:
