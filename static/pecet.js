@@ -56,35 +56,48 @@
     update();
   }
 
-  // A frame may redraw the phone while its player is ticking (another seat comes and goes, the
-  // host pauses): a form drawn again for the same decision gets the same ticks back. Forms
-  // opt in with data-keep-ticks; the same decision is the same form with the same choices.
-  var ticked = {};
-  function choices(form) {
-    return Array.prototype.slice.call(form.querySelectorAll('input[type="checkbox"], input[type="radio"]'));
+  // A frame may redraw the page while someone is choosing (a seat comes and goes, the host
+  // pauses): a form drawn again for the same decision gets the same choices back — the ticks
+  // of a TAKE 2, the host's bot style or half-made tournament. Forms opt in with
+  // data-keep-choices; the same decision is the same form offering the same choices.
+  var kept = {};
+  function fields(form) {
+    return Array.prototype.slice.call(form.querySelectorAll("input, select, textarea")).filter(function (f) {
+      return f.name && f.type !== "hidden" && f.type !== "submit";
+    });
   }
-  function tickKey(form) {
+  function ticks(field) { return field.type === "checkbox" || field.type === "radio"; }
+  function offer(field) {  // what a field offers, not what is chosen in it
+    if (ticks(field)) return field.name + "=" + field.value;
+    if (field.tagName === "SELECT") {
+      return field.name + "=" + Array.prototype.map.call(field.options, function (o) { return o.value; }).join("/");
+    }
+    return field.name;
+  }
+  function choiceKey(form) {
     var match = form.querySelector('input[name="match"]');
-    return [form.id || form.dataset.testid || "", match ? match.value : ""].concat(
-      choices(form).map(function (i) { return i.name + "=" + i.value; })).join("|");
+    return [form.id || form.dataset.testid || "", match ? match.value : ""].concat(fields(form).map(offer)).join("|");
   }
-  function keepTicks() {
-    ticked = {};
-    document.querySelectorAll("form[data-keep-ticks]").forEach(function (form) {
+  function keepChoices() {
+    kept = {};
+    document.querySelectorAll("form[data-keep-choices]").forEach(function (form) {
       if (form.classList.contains("sending")) return;  // sent: the answer decides
-      var on = choices(form).filter(function (i) { return i.checked; });
-      if (on.length) ticked[tickKey(form)] = on.map(function (i) { return i.name + "=" + i.value; });
+      kept[choiceKey(form)] = fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; });
     });
   }
-  function restoreTicks() {
-    document.querySelectorAll("form[data-keep-ticks]").forEach(function (form) {
-      var on = ticked[tickKey(form)];
-      if (!on) return;
-      choices(form).forEach(function (i) { i.checked = on.indexOf(i.name + "=" + i.value) >= 0; });
+  function restoreChoices() {
+    document.querySelectorAll("form[data-keep-choices]").forEach(function (form) {
+      var values = kept[choiceKey(form)];
+      if (!values) return;
+      fields(form).forEach(function (f, index) {
+        if (f.disabled) return;
+        if (ticks(f)) f.checked = values[index];
+        else f.value = values[index];
+      });
     });
-    ticked = {};
+    kept = {};
   }
-  document.addEventListener("htmx:wsBeforeMessage", keepTicks);
+  document.addEventListener("htmx:wsBeforeMessage", keepChoices);
 
   function setupForms(root) {
     root.querySelectorAll("form.take-form").forEach(setupTakeForm);
@@ -291,7 +304,7 @@
     keepOpen(document);
     scrollLogs(document);
     noticeTurn();
-    restoreTicks();
+    restoreChoices();
     setupForms(document);
     settleAnimations(document);
     document.querySelectorAll("form.sending").forEach(function (f) { f.classList.remove("sending"); });

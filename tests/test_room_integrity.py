@@ -353,7 +353,7 @@ def test_order_forms_carry_the_version_they_were_drawn_at(client: TestClient) ->
     seat = first_to_act(client, code)
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[seat]}&format=html") as ws:
         html = ws.receive_text()
-    form = html[html.index('<form ws-send data-keep-ticks class="ph-card take-form"') :]
+    form = html[html.index('<form ws-send data-keep-choices class="ph-card take-form"') :]
     form = form[: form.index("</form>")]
     assert '<input type="hidden" name="version" value="0">' in form
     assert '<input type="hidden" name="match" value="1">' in form

@@ -1,6 +1,9 @@
-"""Ticks survive a redraw: a phone half-way through a choice of several (Hidden Leaders' TAKE 2)
-gets a new frame from the server when the host pauses the game, and the frame draws the same
-form again; the tick the player made is still there, and the second completes the choice."""
+"""Choices survive a redraw (forms with ``data-keep-choices``, static/pecet.js).
+
+A phone half-way through a choice of several (Hidden Leaders' TAKE 2) gets a new frame when the
+host pauses the game, and the frame draws the same form again: the tick the player made is
+still there, and the second completes the choice. On the board's lobby the host picks a bot
+style, a phone joins (a frame), and the style picked is still the one "Add a bot" adds."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, launch, watch_frames
+from tests.browser.test_heirs_browser import host_room, join
 from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS, whose_turn
 from tests.conftest import ServerProcess
 from tests.live import wait_for
@@ -75,5 +79,28 @@ def test_a_redraw_keeps_the_ticks_of_a_take(server: ServerProcess, artifacts: Pa
             expect(submit).to_be_enabled()
             submit.click()
             expect(phone.locator("form.place-form")).to_be_visible()
+        finally:
+            browser.close()
+
+
+def test_a_redraw_keeps_the_hosts_bot_style(server: ServerProcess) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url)
+            watch_frames(board)
+            board.reload()
+            style = board.locator("[data-testid=bot-style]")
+            style.select_option("raider")
+            before = frames(board)
+            drawn = style.element_handle()
+            join(browser, server.base_url, code, "Jana")
+            wait_for(lambda: frames(board) > before, "a frame to the board after the join")
+            drawn.wait_for_element_state("hidden")  # the lobby was drawn anew
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Jana")
+            expect(style).to_have_value("raider")
+            board.locator("[data-testid=add-styled-bot]").click()
+            bot = board.locator("[data-testid=seats] [data-testid=seat-label][data-seat='1']")
+            expect(bot.locator("[data-testid=bot-tag]")).to_have_text("bot · Raider")
         finally:
             browser.close()
