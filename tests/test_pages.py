@@ -20,6 +20,7 @@ from app.config import PROJECT_DIR
 from app.pages import translate_form
 from engine.registry import available_games
 from tests.live import bots_have_sealed, live_room
+from tests.play import play_to_end, start_duel
 
 LOCALE = PROJECT_DIR / "locale"
 HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
@@ -1332,3 +1333,19 @@ def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> No
     client.cookies.set(f"pecet_seat_{code}", player["token"])
     refused = client.post(f"/r/{code}/predict", data={"winner": winner}, headers=HX)
     assert refused.status_code == 409 and "first round" in refused.text
+
+
+def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
+    client: TestClient,
+) -> None:
+    """'Play again' comes right after the result card, once: not below the game's whole table
+    and log, a long scroll down a phone."""
+    code, _host, tokens = start_duel(client)
+    assert play_to_end(client, code, tokens)["status"] == "finished"
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    html = client.get(f"/r/{code}").text
+    assert html.count('data-testid="ready-card"') == 1
+    result, ready = html.index('id="phone-result"'), html.index('data-testid="ready-card"')
+    between = html[result : html.rindex("<section", 0, ready)]
+    assert "<section" not in between, "no other section between the result and the card"
+    assert ready < html.index("ph-history"), "before the whole game's log"
