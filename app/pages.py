@@ -1001,7 +1001,11 @@ async def phone(request: Request, code: str) -> Response:
         return RedirectResponse(f"/j/{quote(code)}", status_code=303)
     seat, token = await seat_from_cookie(request, live)
     if seat is None:
-        return RedirectResponse(f"/j/{live.code}", status_code=303)
+        # A seat token that no longer fits once the game is on: the seat was handed to a bot
+        # or taken back on another phone. The join page says so and opens "Come back to my
+        # seat" (a seat PIN brings the player back), rather than a plain join form.
+        gone = "?back=1" if token and live.status != "lobby" else ""
+        return RedirectResponse(f"/j/{live.code}{gone}", status_code=303)
     lang = request_language(request)
     if request.cookies.get(LANG_COOKIE) is None:
         lang = i18n.normalize_language(seat.lang) or lang
@@ -1030,7 +1034,10 @@ async def restore_seat(request: Request, code: str, token: str = Form("")) -> Re
     except RoomNotFound as missing:
         return index_page(request, code=code, error=missing.detail, status_code=404)
     if live.seat_by_token(token) is None:
-        return index_page(request, code=live.code, forget_seat=live.code, status_code=401)
+        gone = bool(token) and live.status != "lobby"  # as for the seat cookie, above
+        return index_page(
+            request, code=live.code, forget_seat=live.code, come_back=gone, status_code=401
+        )
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), token)
     return response

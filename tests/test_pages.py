@@ -1349,3 +1349,32 @@ def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
     between = html[result : html.rindex("<section", 0, ready)]
     assert "<section" not in between, "no other section between the result and the card"
     assert ready < html.index("ph-history"), "before the whole game's log"
+
+
+def test_a_phone_whose_seat_went_to_a_bot_is_told_how_to_come_back(client: TestClient) -> None:
+    """Opened again after the host handed its seat to a bot, a phone lands on the join page
+    with "Come back to my seat" open and the reason, not on a plain join form; in the lobby a
+    removed seat just joins again."""
+    code, host, tokens = start_duel(client)
+    handed = client.delete(
+        f"/api/rooms/{code}/seats/0", headers={"Authorization": f"Bearer {host}"}
+    )
+    assert handed.status_code == 200, handed.text
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    moved = client.get(f"/r/{code}", follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == f"/j/{code}?back=1"
+    page = client.get(moved.headers["location"]).text
+    assert 'data-testid="come-back-note"' in page and "<details" in page
+    restored = client.post(f"/r/{code}/restore", data={"token": tokens[0]})
+    assert restored.status_code == 401 and 'data-testid="come-back-note"' in restored.text
+
+    lobby = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    seat = client.post(f"/api/rooms/{lobby['code']}/seats", json={"name": "Ema"}).json()
+    removed = client.delete(
+        f"/api/rooms/{lobby['code']}/seats/0",
+        headers={"Authorization": f"Bearer {lobby['host_token']}"},
+    )
+    assert removed.status_code == 200, removed.text
+    client.cookies.set(f"pecet_seat_{lobby['code']}", seat["token"])
+    plain = client.get(f"/r/{lobby['code']}", follow_redirects=False)
+    assert plain.headers["location"] == f"/j/{lobby['code']}"
