@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, launch, watch_frames
+from tests.browser.kit import PHONE_SIZE, launch, watch_frames
 from tests.browser.test_heirs_browser import host_room, join
 from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS, whose_turn
 from tests.conftest import ServerProcess
@@ -32,12 +32,7 @@ def test_a_redraw_keeps_the_ticks_of_a_take(server: ServerProcess, artifacts: Pa
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            board = browser.new_context(viewport=BOARD_SIZE).new_page()
-            board.set_default_timeout(TIMEOUT_MS)
-            board.goto(server.base_url + "/")
-            board.locator('button[name="game"][value="hidden_leaders"]').click()
-            board.wait_for_url("**/b/*")
-            code = board.locator("[data-testid=room-code]").inner_text().strip()
+            board, code = host_room(browser, server.base_url, "hidden_leaders")
             phones: dict[str, Page] = {}
             for name in ("Alice", "Bob"):
                 phone = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()

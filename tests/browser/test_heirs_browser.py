@@ -40,11 +40,12 @@ def distance(a: str, b: str) -> int:
     return max(abs(q1 - q2), abs(r1 - r2), abs(q1 - q2 + r1 - r2))
 
 
-def host_room(browser: Browser, base: str) -> tuple[Page, str]:
+def host_room(browser: Browser, base: str, game: str = "heirs") -> tuple[Page, str]:
+    """A TV-sized board that hosted a new room of ``game`` from the start page, and its code."""
     board = browser.new_context(viewport=BOARD_SIZE).new_page()
     board.set_default_timeout(TIMEOUT_MS)
     board.goto(base + "/")
-    board.locator('button[name="game"][value="heirs"]').click()
+    board.locator(f'button[name="game"][value="{game}"]').click()
     board.wait_for_url("**/b/*")
     code = board.locator("[data-testid=room-code]").inner_text().strip()
     return board, code

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +86,19 @@ def recruit_routes(face_up: dict[str, int]) -> LegionsState:
     return state
 
 
+@contextmanager
+def phone_on(server: ServerProcess) -> Iterator[Page]:
+    """A phone-sized page in Chromium on the server's origin (its stylesheets, its scripts)."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
+            page.goto(server.base_url + "/static/legions.css")
+            yield page
+        finally:
+            browser.close()
+
+
 def show_phone(page: Page, state: LegionsState, seat: int, lang: str) -> None:
     """The seat's phone screen (header, then the game's own screen) on the server's origin."""
     payload: dict[str, Any] = {
@@ -120,32 +135,24 @@ def test_g8_3_five_route_pick_two_and_g10_1_nothing_to_decide_fit_a_phone(
     idle = nothing_to_recruit(1)
     step_2 = RULES.prompt(idle, 1)
     assert step_2 is not None and [o["order"]["kind"] for o in step_2["options"]] == ["skip"]
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
-            page.goto(server.base_url + "/static/legions.css")  # the server's origin
-            for lang in ("en", "cs"):
-                fields = pick_two_under(page, under, lang, artifacts)
-                translated = SCREENS.translate_form(fields)
-                assert translated is not None
-                after = RULES.submit(under, 0, translated["order"])
-                assert after.pending == {"kind": "under", "legions": sorted(fields["slot"])}
+    with phone_on(server) as page:
+        for lang in ("en", "cs"):
+            fields = pick_two_under(page, under, lang, artifacts)
+            translated = SCREENS.translate_form(fields)
+            assert translated is not None
+            after = RULES.submit(under, 0, translated["order"])
+            assert after.pending == {"kind": "under", "legions": sorted(fields["slot"])}
 
-                show_phone(page, idle, 1, lang)
-                expect(page.locator("[data-testid=nothing-to-decide]")).to_be_visible()
-                go_on = page.locator("[data-testid=option]")
-                expect(go_on).to_have_count(1)  # sent by itself after a moment, or tapped sooner
-                assert go_on.get_attribute("data-kind") == "skip"
-                assert go_on.get_attribute("data-confirm") is not None
-                fit = phone_fit(page, "legions", "nothing")
-                keep_screenshot(
-                    page, artifacts / f"legions-phone-nothing-{lang}.png", full_page=True
-                )
-                assert fit.height <= fit.max_height, fit.height
-                assert fit.confirm_on_screen(fit.at_top)
-        finally:
-            browser.close()
+            show_phone(page, idle, 1, lang)
+            expect(page.locator("[data-testid=nothing-to-decide]")).to_be_visible()
+            go_on = page.locator("[data-testid=option]")
+            expect(go_on).to_have_count(1)  # sent by itself after a moment, or tapped sooner
+            assert go_on.get_attribute("data-kind") == "skip"
+            assert go_on.get_attribute("data-confirm") is not None
+            fit = phone_fit(page, "legions", "nothing")
+            keep_screenshot(page, artifacts / f"legions-phone-nothing-{lang}.png", full_page=True)
+            assert fit.height <= fit.max_height, fit.height
+            assert fit.confirm_on_screen(fit.at_top)
 
 
 def pick_two_under(page: Page, state: LegionsState, lang: str, artifacts: Path) -> dict[str, Any]:
@@ -195,35 +202,29 @@ def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
     assert prompt is not None
     moves = [o for o in prompt["options"] if o["order"]["kind"] == "power"]
     assert len(moves) == 40
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
-            page.goto(server.base_url + "/static/legions.css")  # the server's origin
-            for lang in ("en", "cs"):
-                show_phone(page, state, 0, lang)
-                groups = page.locator("[data-testid=option-group]")
-                expect(groups).to_have_count(10)
-                expect(groups.first.locator("[data-testid=option]")).to_have_count(4)
-                fit = phone_fit(page, "legions", "power")
-                keep_screenshot(page, artifacts / f"legions-phone-envoy-{lang}.png", full_page=True)
-                assert not fit.reach_faults(), fit.reach_faults()
-                assert fit.size_fault() is None, fit.size_fault()
+    with phone_on(server) as page:
+        for lang in ("en", "cs"):
+            show_phone(page, state, 0, lang)
+            groups = page.locator("[data-testid=option-group]")
+            expect(groups).to_have_count(10)
+            expect(groups.first.locator("[data-testid=option]")).to_have_count(4)
+            fit = phone_fit(page, "legions", "power")
+            keep_screenshot(page, artifacts / f"legions-phone-envoy-{lang}.png", full_page=True)
+            assert not fit.reach_faults(), fit.reach_faults()
+            assert fit.size_fault() is None, fit.size_fault()
 
-                # The third legion's last place: the order it sends is that move.
-                button = groups.nth(2).locator("[data-testid=option]").last
-                label = button.get_attribute("aria-label") or ""
-                order = json.loads(
-                    button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
-                    or "{}"
-                )
-                with i18n.use_language(lang):
-                    place = location_name(order["location"])
-                assert place in label and button.inner_text().strip() == place
-                moved, _ = advance(RULES, RULES.submit(copy.deepcopy(state), 0, order))
-                assert order["legion"] in moved.players[0].face_up[order["location"]]
-        finally:
-            browser.close()
+            # The third legion's last place: the order it sends is that move.
+            button = groups.nth(2).locator("[data-testid=option]").last
+            label = button.get_attribute("aria-label") or ""
+            order = json.loads(
+                button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
+                or "{}"
+            )
+            with i18n.use_language(lang):
+                place = location_name(order["location"])
+            assert place in label and button.inner_text().strip() == place
+            moved, _ = advance(RULES, RULES.submit(copy.deepcopy(state), 0, order))
+            assert order["legion"] in moved.players[0].face_up[order["location"]]
 
 
 RECRUIT_ROUTES = {
@@ -249,31 +250,24 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
     kinds = [o["order"]["kind"] for o in prompt["options"]]
     assert "peek" in kinds and kinds.count("recruit") >= 4 and kinds[-1] == "skip"
     name = "-".join(f"{loc}{count}" for loc, count in face_up.items())
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
-            page.goto(server.base_url + "/static/legions.css")  # the server's origin
-            for lang in ("en", "cs"):
-                show_phone(page, state, 0, lang)
-                expect(page.locator("[data-testid=option]")).to_have_count(len(kinds))
-                fit = phone_fit(page, "legions", "recruit")
-                keep_screenshot(
-                    page, artifacts / f"legions-phone-recruit-{name}-{lang}.png", full_page=True
-                )
-                assert not fit.reach_faults(), fit.reach_faults()
-                assert fit.size_fault() is None, fit.size_fault()
+    with phone_on(server) as page:
+        for lang in ("en", "cs"):
+            show_phone(page, state, 0, lang)
+            expect(page.locator("[data-testid=option]")).to_have_count(len(kinds))
+            fit = phone_fit(page, "legions", "recruit")
+            keep_screenshot(
+                page, artifacts / f"legions-phone-recruit-{name}-{lang}.png", full_page=True
+            )
+            assert not fit.reach_faults(), fit.reach_faults()
+            assert fit.size_fault() is None, fit.size_fault()
 
-                # The last look at the deck: its button names the location, and the engine
-                # takes the order it sends.
-                peek = page.locator("[data-testid=option][data-kind=peek]").last
-                order = json.loads(
-                    peek.locator("xpath=..").locator("input[name=order]").get_attribute("value")
-                    or "{}"
-                )
-                with i18n.use_language(lang):
-                    assert peek.inner_text().strip() == location_name(order["location"])
-                looked = RULES.submit(copy.deepcopy(state), 0, order)
-                assert looked.pending == order
-        finally:
-            browser.close()
+            # The last look at the deck: its button names the location, and the engine
+            # takes the order it sends.
+            peek = page.locator("[data-testid=option][data-kind=peek]").last
+            order = json.loads(
+                peek.locator("xpath=..").locator("input[name=order]").get_attribute("value") or "{}"
+            )
+            with i18n.use_language(lang):
+                assert peek.inner_text().strip() == location_name(order["location"])
+            looked = RULES.submit(copy.deepcopy(state), 0, order)
+            assert looked.pending == order
