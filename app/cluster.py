@@ -491,8 +491,8 @@ class RedisRooms(OneProcess):
                     pipe.hset(_key(live.code, "presence"), self.me, orjson.dumps(here).decode())
                     pipe.publish(CHANNEL, orjson.dumps(news))
                     await pipe.execute()
-        except Exception:
-            log.exception("presence of room %s not told", live.code)
+        except Exception as error:  # told again once the channel is back (_listen)
+            self._lost_touch(error)
         finally:
             del self._presence_writers[live.code]
 
