@@ -730,6 +730,13 @@ COME_BACK_CODES = ("started", "name_taken", "full")
 someone who already sits here, on a new phone."""
 
 
+def seat_played_elsewhere(live: LiveRoom, token: str) -> bool:
+    """A seat token that no longer fits once the game is on: the seat was handed to a bot or
+    taken back on another phone, so the join page says so and opens "Come back to my seat"
+    (a seat PIN brings the player back) rather than a plain join form."""
+    return bool(token) and live.status != "lobby"
+
+
 async def seat_from_cookie(request: Request, live: LiveRoom) -> tuple[SeatInfo | None, str]:
     token = request.cookies.get(SEAT_COOKIE.format(code=live.code), "")
     return live.seat_by_token(token), token
@@ -1001,11 +1008,8 @@ async def phone(request: Request, code: str) -> Response:
         return RedirectResponse(f"/j/{quote(code)}", status_code=303)
     seat, token = await seat_from_cookie(request, live)
     if seat is None:
-        # A seat token that no longer fits once the game is on: the seat was handed to a bot
-        # or taken back on another phone. The join page says so and opens "Come back to my
-        # seat" (a seat PIN brings the player back), rather than a plain join form.
-        gone = "?back=1" if token and live.status != "lobby" else ""
-        return RedirectResponse(f"/j/{live.code}{gone}", status_code=303)
+        back = "?back=1" if seat_played_elsewhere(live, token) else ""
+        return RedirectResponse(f"/j/{live.code}{back}", status_code=303)
     lang = request_language(request)
     if request.cookies.get(LANG_COOKIE) is None:
         lang = i18n.normalize_language(seat.lang) or lang
@@ -1034,7 +1038,7 @@ async def restore_seat(request: Request, code: str, token: str = Form("")) -> Re
     except RoomNotFound as missing:
         return index_page(request, code=code, error=missing.detail, status_code=404)
     if live.seat_by_token(token) is None:
-        gone = bool(token) and live.status != "lobby"  # as for the seat cookie, above
+        gone = seat_played_elsewhere(live, token)
         return index_page(
             request, code=live.code, forget_seat=live.code, come_back=gone, status_code=401
         )
