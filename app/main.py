@@ -10,9 +10,10 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.types import Receive, Scope, Send
 
 from app import api, pages, ratelimit, ws
 from app.assets import STATIC_DIR, VersionedStaticFiles
@@ -27,6 +28,20 @@ from app.rooms import RoomService
 from app.security import SecurityHeaders
 
 log = logging.getLogger("pecet")
+
+
+class PecetApp(FastAPI):
+    """The FastAPI application, with the rooms' sockets served ahead of its HTTP stack
+    (``ws.room_socket`` says why); any other socket path takes the usual way (and is
+    refused there)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and (found := ws.room_socket(scope["path"])):
+            handler, code = found
+            scope["app"] = self
+            await handler(WebSocket(scope, receive, send), code)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, clock: Clock | None = None) -> FastAPI:
@@ -70,7 +85,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             await rooms.cluster.close()
             db.dispose()
 
-    app = FastAPI(
+    app = PecetApp(
         title="Pečeť",
         summary="Phones seal secret orders; a TV shows the board.",
         version="0.1.0",
@@ -114,7 +129,6 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
     ratelimit.install(app, ratelimit.AddressLimits.from_env())
     app.add_middleware(SecurityHeaders)  # added last, runs first: a 429 gets the headers too
     app.include_router(api.router)
-    app.include_router(ws.router)
     app.include_router(pages.router)
     app.mount("/static", VersionedStaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -43,11 +43,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 
 from app import i18n
 from app.errors import RoomError, RoomNotFound
@@ -58,8 +59,6 @@ from app.rooms import RoomService
 from engine.core import JSON
 
 log = logging.getLogger("pecet.ws")
-
-router = APIRouter()
 
 MAX_FRAME = 64 * 1024
 MAX_DEPTH = 32
@@ -101,35 +100,60 @@ async def _open_room(websocket: WebSocket, code: str) -> LiveRoom | None:
         return None
 
 
-@router.websocket("/ws/rooms/{code}")
-async def phone_socket(
-    websocket: WebSocket, code: str, token: str = "", format: str = "json", lang: str = "en"
-) -> None:
+async def phone_socket(websocket: WebSocket, code: str) -> None:
     live = await _open_room(websocket, code)
     if live is None:
         return
-    token = _credential(websocket, token, SEAT_COOKIE.format(code=live.code))
+    query = websocket.query_params
+    token = _credential(websocket, query.get("token", ""), SEAT_COOKIE.format(code=live.code))
     if live.seat_by_token(token) is None:
         await _refuse(websocket, "bad token")
         return
     await websocket.accept()
-    connection = Connection(websocket, live.code, token=token, format=_format(format), lang=lang)
+    connection = Connection(
+        websocket,
+        live.code,
+        token=token,
+        format=_format(query.get("format", "json")),
+        lang=query.get("lang", "en"),
+    )
     await _serve(websocket, _rooms(websocket), live, connection)
 
 
-@router.websocket("/ws/rooms/{code}/board")
-async def board_socket(
-    websocket: WebSocket, code: str, format: str = "json", lang: str = "en", host: str = ""
-) -> None:
+async def board_socket(websocket: WebSocket, code: str) -> None:
     live = await _open_room(websocket, code)
     if live is None:
         return
-    host = _credential(websocket, host, HOST_COOKIE.format(code=live.code))
+    query = websocket.query_params
+    host = _credential(websocket, query.get("host", ""), HOST_COOKIE.format(code=live.code))
     await websocket.accept()
     connection = Connection(
-        websocket, live.code, format=_format(format), lang=lang, host=live.is_host(host)
+        websocket,
+        live.code,
+        format=_format(query.get("format", "json")),
+        lang=query.get("lang", "en"),
+        host=live.is_host(host),
     )
     await _serve(websocket, _rooms(websocket), live, connection)
+
+
+SocketHandler = Callable[[WebSocket, str], Awaitable[None]]
+ROOM_SOCKET = re.compile(r"/ws/rooms/(?P<code>[^/]+)(?P<board>/board)?")
+
+
+def room_socket(path: str) -> tuple[SocketHandler, str] | None:
+    """The handler of a room's socket at ``path`` and the room code in it; ``None`` for any
+    other path.
+
+    The app calls it before its HTTP stack (app/main.py, ``PecetApp``): a socket lives as
+    long as its phone stays at the table, and every layer it passed on its way in
+    (middlewares, routing, dependency solving) kept a coroutine and its state alive for as
+    long, about 12 KiB a socket (bench/load.py, memory per idle room)."""
+    matched = ROOM_SOCKET.fullmatch(path)
+    if matched is None:
+        return None
+    handler = board_socket if matched["board"] else phone_socket
+    return handler, matched["code"]
 
 
 def _credential(websocket: WebSocket, from_query: str, cookie: str) -> str:

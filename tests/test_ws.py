@@ -145,6 +145,21 @@ def test_bad_token_and_unknown_room_close_with_1008(client: TestClient) -> None:
         assert closed.value.code == 1008, url
 
 
+def test_a_socket_at_any_other_path_is_refused(client: TestClient) -> None:
+    """Room sockets are served ahead of the HTTP stack (app/main.py); every other socket path
+    still takes the usual way and is refused there, before any room code runs."""
+    code, _host, tokens = start_duel(client)
+    for url in (
+        f"/ws/rooms/{code}/elsewhere?token={tokens[0]}",
+        f"/ws/rooms/{code}/board/",
+        "/ws/rooms/",
+        f"/ws/room/{code}",
+    ):
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(url):
+            pass
+        assert closed.value.code == 1000, url
+
+
 def test_malformed_and_illegal_frames_get_error_frames_and_the_socket_lives_on(
     client: TestClient,
 ) -> None:
