@@ -1,0 +1,54 @@
+"""Every board has a language switch once its game is under way (issue 16: the in-game TV had
+none for Heirs of the Axis, nor for Hidden Leaders while a round played out).
+
+A game whose board draws its own language bar keeps it; any other board shows the languages
+beside "How to play" in the corner every game leaves free. Switching turns the board itself
+into that language, and the board still has one switch, not two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from app import i18n
+from tests.browser.kit import keep_screenshot, launch
+from tests.browser.test_heirs_browser import host_room
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+HOW_TO_PLAY = {"en": "How to play", "cs": "Jak se hraje"}
+
+
+@pytest.mark.parametrize("game", ["heirs", "hidden_leaders", "legions"])
+def test_a_board_in_play_switches_language(
+    server: ServerProcess, artifacts: Path, game: str
+) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, _code = host_room(browser, server.base_url, game)
+            for seated in (1, 2):
+                board.locator("[data-testid=bot-form] button").click()
+                expect(board.locator("[data-testid=seats] li:not(.empty)")).to_have_count(seated)
+            board.locator("[data-testid=start]").click()
+            expect(board.locator(".board-view")).not_to_have_attribute("data-status", "lobby")
+
+            switch = board.locator(".lang-links:visible")
+            expect(switch).to_have_count(1)
+            codes = [link.get_attribute("lang") for link in switch.locator("a[lang]").all()]
+            assert codes == list(i18n.LANGUAGES)
+            keep_screenshot(board, artifacts / f"board-languages-{game}-en.png")
+
+            switch.locator('a[lang="cs"]').click()
+            expect(board.locator("html")).to_have_attribute("lang", "cs")
+            expect(board.locator(".lang-links:visible")).to_have_count(1)
+            expect(board.locator(".lang-links:visible a.current")).to_have_attribute("lang", "cs")
+            howto = board.locator("[data-testid=howto-link]:visible")
+            expect(howto).to_have_count(1)
+            assert howto.get_attribute("href") == f"/howto/{game}?lang=cs"
+            keep_screenshot(board, artifacts / f"board-languages-{game}-cs.png")
+        finally:
+            browser.close()
