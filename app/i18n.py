@@ -22,6 +22,8 @@ from gettext import GNUTranslations, NullTranslations
 from io import BytesIO
 from pathlib import Path
 
+from babel import Locale
+
 from app.config import PROJECT_DIR
 
 LOCALE_DIR = PROJECT_DIR / "locale"
@@ -30,6 +32,7 @@ DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "cs": "Čeština"}
 
 _current: ContextVar[NullTranslations | None] = ContextVar("pecet_translations", default=None)
+_current_language: ContextVar[str | None] = ContextVar("pecet_language", default=None)
 
 
 def normalize_language(value: str | None) -> str | None:
@@ -120,10 +123,30 @@ def load_all() -> None:
 def use_language(lang: str) -> Iterator[None]:
     """Make ``gettext`` in templates and code translate into ``lang`` for this block."""
     token = _current.set(translations(lang))
+    language = _current_language.set(normalize_language(lang) or DEFAULT_LANGUAGE)
     try:
         yield
     finally:
+        _current_language.reset(language)
         _current.reset(token)
+
+
+def current_language() -> str:
+    """The language ``gettext`` translates into here (:func:`use_language`)."""
+    return _current_language.get() or DEFAULT_LANGUAGE
+
+
+@cache
+def plural_examples(lang: str) -> dict[str, int]:
+    """A whole number of each plural category the language has (CLDR's, as the browser's
+    ``Intl.PluralRules`` names them): Czech ``{"one": 1, "few": 2, "other": 0}``. A sentence
+    rendered with each, its number left as ``%(num)s``, lets a page's script write any count
+    in the form its category takes. (Czech's "many" is for fractions: no whole number.)"""
+    rule = Locale.parse(lang).plural_form
+    examples: dict[str, int] = {}
+    for number in range(1000):
+        examples.setdefault(rule(number), number)
+    return examples
 
 
 def _active() -> NullTranslations:

@@ -176,8 +176,12 @@
     if (settle && settle.checked && need !== null && !short) left.people -= need;
     var after = form.querySelector('[data-testid="after-order"]');
     if (after) {
+      // Each count in the form its number takes (data.amounts: a sentence per plural
+      // category of the page's language, the categories the browser's rules name).
+      var plural = new Intl.PluralRules(document.documentElement.lang || "en");
       var rest = ["soldiers", "people", "gold", "knowledge"].map(function (k) {
-        return left[k] + " " + data.names[k];
+        var forms = data.amounts[k];
+        return (forms[plural.select(left[k])] || forms.other).replace("%(num)s", left[k]);
       }).join(" · ");
       // What only the pass can tell (a battle, a find's contents, Bribery's haul) is named.
       var trick = form.querySelector('input[name="trick"]:checked');

@@ -13,11 +13,12 @@ import time
 from typing import Any
 
 import pytest
+from babel import Locale
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app import i18n
-from app.games.heirs import SCREENS, character_text, sheet_order
+from app.games.heirs import SCREENS, amount_forms, amount_text, character_text, sheet_order
 from engine.core import Rng
 from engine.heirs import HeirsRules
 from engine.heirs.state import HeirsState
@@ -386,10 +387,38 @@ def test_the_order_sheet_keeps_the_heirs_own_purse_in_sight(client: TestClient) 
     heir = current_match(live).state.heirs[0]
     purse = re.search(r'data-testid="purse">([^<]*)<', page)
     assert purse is not None
-    assert purse.group(1).split() == [
-        str(heir.soldiers), "soldiers", "·", str(heir.people), "people", "·",
-        str(heir.gold), "gold", "·", str(heir.knowledge), "knowledge",
-    ]  # fmt: skip
+    assert purse.group(1) == " · ".join(
+        amount_text(resource, getattr(heir, resource))
+        for resource in ("soldiers", "people", "gold", "knowledge")
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "resource", "counts"),
+    [
+        ("en", "soldiers", {1: "1 soldier", 2: "2 soldiers", 0: "0 soldiers"}),
+        ("en", "people", {1: "1 person", 5: "5 people"}),
+        ("en", "gold", {1: "1 gold", 4: "4 gold"}),
+        ("cs", "soldiers", {1: "1 voják", 4: "4 vojáci", 22: "22 vojáků", 0: "0 vojáků"}),
+        ("cs", "people", {1: "1 člověk", 3: "3 lidé", 10: "10 lidí"}),
+        ("cs", "gold", {1: "1 zlato", 4: "4 zlata", 19: "19 zlata"}),
+        ("cs", "knowledge", {1: "1 vědění", 7: "7 vědění"}),
+    ],
+)  # fmt: skip
+def test_a_count_takes_the_form_its_number_asks_for(
+    lang: str, resource: str, counts: dict[int, str]
+) -> None:
+    """Issue 16: "22 vojáci · 10 lidé · 19 zlato" read wrong in Czech; each amount is one
+    plural message, and the forms the phone's script picks from are the same sentences."""
+    with i18n.use_language(lang):
+        for count, text in counts.items():
+            assert amount_text(resource, count) == text
+        forms = amount_forms(resource)
+        examples = i18n.plural_examples(lang)
+        for count, text in counts.items():
+            category = Locale.parse(lang).plural_form(count)
+            assert forms[category].replace("%(num)s", str(count)) == text
+        assert set(forms) == set(examples)
 
 
 # ------------------------------------------------------------------ sentences per reader

@@ -239,6 +239,31 @@ def resource_name(resource: str) -> str:
     return names.get(resource, resource)
 
 
+def amount_text(resource: str, amount: int) -> str:
+    """``amount`` of ``resource`` ("22 soldiers"), the noun in the form the number takes
+    (Czech: 1 voják, 3 vojáci, 22 vojáků)."""
+    return _amount_sentence(resource, amount) % {"num": amount}
+
+
+def amount_forms(resource: str) -> dict[str, str]:
+    """:func:`amount_text`'s sentence for each plural category of the current language, the
+    number left as ``%(num)s``: what the phone's running total writes (static/heirs.js)."""
+    examples = i18n.plural_examples(i18n.current_language())
+    return {category: _amount_sentence(resource, n) for category, n in examples.items()}
+
+
+def _amount_sentence(resource: str, amount: int) -> str:
+    if resource == "soldiers":
+        return i18n.ngettext("%(num)s soldier", "%(num)s soldiers", amount)
+    if resource == "people":
+        return i18n.ngettext("%(num)s person", "%(num)s people", amount)
+    if resource == "gold":
+        return i18n.ngettext("%(num)s gold", "%(num)s gold", amount)
+    if resource == "knowledge":
+        return i18n.ngettext("%(num)s knowledge", "%(num)s knowledge", amount)
+    return f"%(num)s {resource_name(resource)}"
+
+
 def part_name(part: str) -> str:
     names = {
         "exchange": i18n.gettext("Market"),
@@ -292,7 +317,7 @@ def roman(level: int) -> str:
 def cost_text(cost: Mapping[str, int]) -> str:
     if not cost:
         return i18n.gettext("free")
-    return ", ".join(f"{amount} {resource_name(res)}" for res, amount in cost.items())
+    return ", ".join(amount_text(res, amount) for res, amount in cost.items())
 
 
 # ------------------------------------------------------------------ geometry
@@ -944,6 +969,10 @@ def phone_context(
     ctx: JSON = {"me": me, "me_seat": seat}
     ctx["me_colour_hex"] = COLOUR_HEX.get(me.get("colour") or "", NO_COLOUR)
     ctx["me_symbol"] = SYMBOLS.get(me.get("colour") or "", "")
+    if "gold" in me:
+        ctx["purse"] = " · ".join(
+            amount_text(r, int(me.get(r) or 0)) for r in ("soldiers", *RESOURCES)
+        )
     waiting = [s for s in payload.get("to_act", []) if s != seat]
     ctx["waiting_for"] = len(waiting)
     ctx["waiting_names"] = [names.get(s, str(s)) for s in waiting]
@@ -1164,7 +1193,7 @@ def order_sheet(
             },
             **costs,
         },
-        "names": {r: resource_name(r) for r in ("soldiers", *RESOURCES)},
+        "amounts": {r: amount_forms(r) for r in ("soldiers", *RESOURCES)},
         "after": i18n.gettext("After this order: %(rest)s"),
         # What the running total cannot know in advance, named next to it.
         "unknown": {

@@ -26,7 +26,7 @@ from tests.play import auth
 pytestmark = pytest.mark.browser
 
 HEIRS: Any = get_rules("heirs")
-TOTAL = re.compile(r"(\d+) soldiers · (\d+) people · (\d+) gold · (\d+) knowledge")
+TOTAL = re.compile(r"(\d+) soldiers? · (\d+) (?:people|person) · (\d+) gold · (\d+) knowledge")
 TWO_SCREENS = 2 * PHONE_SIZE["height"]
 
 
@@ -100,6 +100,33 @@ def engine_after(state: HeirsState, seat: int, order: JSON) -> tuple[int, ...]:
 
     HEIRS.resolve_round(st, until="pass", on_step=on_step)
     return steps[st.pedestals.index(seat)]
+
+
+def test_the_purse_and_the_running_total_count_in_czech(
+    client: TestClient, browser: Browser, artifacts: Path
+) -> None:
+    """Issue 16: every count takes the noun in the form its number asks for (Czech has three:
+    1 voják, 3 vojáci, 22 vojáků), on the server's purse line and in the sheet's running total
+    (the browser's plural rules pick among the forms the server sent)."""
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    state: HeirsState = current_match(live_room(client, code)).state
+    heir = state.heirs[0]
+    heir.soldiers, heir.people, heir.gold, heir.knowledge = 1, 3, 22, 0
+    state.memo.clear()
+    page = browser.new_page(viewport=PHONE_SIZE)
+    open_rendered_phone(page, client, code, token, lang="cs")
+    expected = "1 voják · 3 lidé · 22 zlata · 0 vědění"
+    expect(page.locator('[data-testid="purse"]')).to_have_text(expected)
+    open_part(page, "expedition")
+    page.locator('input[name="expedition"][value="stay"]').check()
+    page.locator('input[name="settle"]').set_checked(False)
+    expect(page.locator('[data-testid="after-order"]')).to_contain_text(expected)
+    open_part(page, "retinue")
+    page.locator('input[name="recruit"]').fill("1")
+    page.locator('input[name="recruit"]').dispatch_event("input")
+    # A recruit costs people (H10): two soldiers, and the people left.
+    expect(page.locator('[data-testid="after-order"]')).to_contain_text("2 vojáci · ")
+    keep_screenshot(page, artifacts / "heirs-phone-purse-cs.png")
 
 
 def test_the_running_total_is_what_the_engine_leaves(
