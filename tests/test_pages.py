@@ -16,7 +16,10 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
+from app import i18n
 from app.config import PROJECT_DIR
+from app.games.heirs import building_name, part_name
+from app.games.legions import location_name
 from app.pages import translate_form
 from engine.registry import available_games
 from tests.live import bots_have_sealed, live_room
@@ -240,6 +243,31 @@ def test_czech_catalog_is_complete_and_not_fuzzy() -> None:
     assert [m.id for m in messages if m.fuzzy] == []
     assert not czech.fuzzy
     assert {m.id for m in messages} == {m.id for m in english if m.id}
+
+
+def test_czech_calls_a_bot_a_bot() -> None:
+    """Issue 16: the Czech screens said "bot" and "robot" for the same seat ("Bot 1",
+    "robot · Nájezdník", "Přidat robota"); the seats are named Bot, so the word is "bot"."""
+    with (LOCALE / "cs" / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        czech = read_po(source)
+    texts: list[str] = []
+    for message in czech:
+        if message.id:
+            string = message.string
+            texts.extend([string] if isinstance(string, str) else [t for t in string or () if t])
+    assert [text for text in texts if "robot" in text.lower()] == []
+
+
+def test_czech_heirs_terms_are_the_rules_glossary() -> None:
+    """Issue 16: the Heirs glossary (rules, "Glossary") names the Market "Tržiště" and the
+    tournament's Catch-up "Dohánění"; the screens said "Trh" and "Dotahování". Legions' own
+    Market (a location, "Рынок" on its sheet) stays "Trh"."""
+    with i18n.use_language("cs"):
+        assert part_name("exchange") == "Tržiště"
+        assert building_name("market") == "Tržiště"
+        assert location_name("Y") == "Trh"
+        assert i18n.gettext("Catch-up") == "Dohánění"
+        assert "(dohánění)" in i18n.gettext("%(name)s starts (catch-up)")
 
 
 def test_catalogs_cover_every_message_in_the_code(tmp_path: Path) -> None:

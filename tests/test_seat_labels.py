@@ -39,7 +39,7 @@ def test_the_lobby_numbers_seats_from_one_and_tags_bots_with_their_style() -> No
         (2, 3, "Bot 1", "bot · Raider"),
     ]
     czech = render_board_view(live, styled_lobby("heirs", 6), "cs", host=True, join_url="x")
-    assert labels(czech)[2] == (2, 3, "Bot 1", "robot · Nájezdník")
+    assert labels(czech)[2] == (2, 3, "Bot 1", "bot · Nájezdník")
 
 
 def test_a_duel_lobby_numbers_its_seats_too_never_a_and_b() -> None:

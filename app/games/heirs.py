@@ -194,7 +194,7 @@ def building_name(bid: str) -> str:
         "academy": i18n.gettext("Academy"),
         "barracks": i18n.gettext("Barracks"),
         "walls": i18n.gettext("Walls"),
-        "market": i18n.gettext("Market"),
+        "market": i18n.pgettext("heirs", "Market"),
     }
     return names.get(bid, bid)
 
@@ -266,7 +266,7 @@ def _amount_sentence(resource: str, amount: int) -> str:
 
 def part_name(part: str) -> str:
     names = {
-        "exchange": i18n.gettext("Market"),
+        "exchange": i18n.pgettext("heirs", "Market"),
         "trick": i18n.gettext("Trick"),
         "retinue": i18n.gettext("Retinue"),
         "city": i18n.gettext("City"),
@@ -1296,7 +1296,7 @@ def sealed_summary(
     for line in order.get("exchanges") or []:
         lines.append(
             {
-                "part": i18n.gettext("Market"),
+                "part": i18n.pgettext("heirs", "Market"),
                 "text": i18n.gettext("%(n)s× %(give)s → %(get)s")
                 % {
                     "n": line["trades"],
