@@ -700,7 +700,7 @@ def test_a_phone_watches_the_show_without_an_order_sheet() -> None:
     assert 'data-testid="orders-form"' not in html and 'data-testid="sealed"' not in html
     assert "So far, for you" in html and "Your battle on" in html
     czech = render_phone_view(live, payload, "cs")
-    assert f"Sledujte tabuli — vyhodnocuje se {steps[0].round}. kolo" in czech
+    assert f"Sleduj tabuli — vyhodnocuje se {steps[0].round}. kolo" in czech
 
 
 def test_sealed_seats_show_their_commitment_and_revealed_orders_their_proof() -> None:
@@ -924,7 +924,7 @@ def test_the_come_back_form_gives_the_seat_to_this_phone(client: TestClient) -> 
             "cs",
             "Tenhle PIN k místu hráče Bob nepatří.",
             "Nikdo jménem Zoe v této místnosti nesedí.",
-            "Příliš mnoho špatných PINů pro toto místo. Zkuste to znovu za 10 minut.",
+            "Příliš mnoho špatných PINů pro toto místo. Zkus to znovu za 10 minut.",
         ),
     ],
 )

@@ -97,7 +97,7 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             # Bob's phone switches to Czech: the seat's language over the socket, and a cookie.
             bob = phones["Bob"]
             bob.locator('form[data-set-lang="cs"] button').click()
-            expect(bob.locator(".lobby-card h1")).to_have_text("Jste ve hře!")
+            expect(bob.locator(".lobby-card h1")).to_have_text("Jsi ve hře!")
             assert {"name": "pecet_lang", "value": "cs"}.items() <= next(
                 c for c in bob.context.cookies() if c["name"] == "pecet_lang"
             ).items()

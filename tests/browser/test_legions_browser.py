@@ -132,7 +132,7 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
                 phones.append(phone)
             expect(board.locator(".seats-panel > p.hint")).to_contain_text("Necro-camp")
             phones[1].locator('form[data-set-lang="cs"] button').click()
-            expect(phones[1].locator(".lobby-card h1")).to_have_text("Jste ve hře!")
+            expect(phones[1].locator(".lobby-card h1")).to_have_text("Jsi ve hře!")
 
             board.locator("[data-testid=start]").click()
             expect(board.locator("[data-testid=legions-board]")).to_be_visible()
