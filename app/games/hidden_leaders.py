@@ -124,36 +124,44 @@ def card_label(card: Any) -> str:
 
 
 def event_line(event: Mapping[str, Any], names: Mapping[int, str], me: int | None) -> str:
-    """One event as a line of the log ('' for none); ``me`` reads its own as "you"."""
+    """One event as a line of the log ('' for none). The reader's own moves are sentences of
+    their own ("You take A1."), never a name's place filled with "you": a language declines
+    the verb for a pronoun (issue 16)."""
     kind = event.get("kind")
     data: Mapping[str, Any] = event.get("data") or {}
     seat = data.get("seat")
-    who = (
-        i18n.gettext("you")
-        if me is not None and seat == me
-        else names.get(int(seat), str(seat))
-        if isinstance(seat, int)
-        else ""
-    )
+    mine = me is not None and seat == me
+    who = names.get(int(seat), str(seat)) if isinstance(seat, int) else ""
+    gettext = i18n.gettext
     if kind == "take":
         slots = ", ".join(str(s.get("slot")) for s in data.get("slots") or [])
-        return i18n.gettext("%(name)s takes %(slots)s.") % {"name": who, "slots": slots}
+        if mine:
+            return gettext("You take %(slots)s.") % {"slots": slots}
+        return gettext("%(name)s takes %(slots)s.") % {"name": who, "slots": slots}
     if kind == "place":
         placement = data.get("placement") or {}
         returned = ", ".join(sorted((data.get("returns") or {}).keys()))
         if placement.get("to") == "block":
-            return i18n.gettext("%(name)s returns heroes to %(slots)s and blocks %(slot)s.") % {
-                "name": who,
-                "slots": returned,
-                "slot": placement.get("slot"),
+            values = {"name": who, "slots": returned, "slot": placement.get("slot")}
+            if mine:
+                return gettext("You return heroes to %(slots)s and block %(slot)s.") % values
+            return gettext("%(name)s returns heroes to %(slots)s and blocks %(slot)s.") % values
+        if mine:
+            return gettext("You return heroes to %(slots)s and place a hero in the council.") % {
+                "slots": returned
             }
-        return i18n.gettext(
-            "%(name)s returns heroes to %(slots)s and places a hero in the council."
-        ) % {"name": who, "slots": returned}
+        return gettext("%(name)s returns heroes to %(slots)s and places a hero in the council.") % {
+            "name": who,
+            "slots": returned,
+        }
     if kind == "draw":
         if data.get("drew"):
-            return i18n.gettext("%(name)s draws a card.") % {"name": who}
-        return i18n.gettext("%(name)s cannot draw: the pile is empty.") % {"name": who}
+            if mine:
+                return gettext("You draw a card.")
+            return gettext("%(name)s draws a card.") % {"name": who}
+        if mine:
+            return gettext("You cannot draw: the pile is empty.")
+        return gettext("%(name)s cannot draw: the pile is empty.") % {"name": who}
     if kind == "took":
         cards = ", ".join(card_label(c) for c in data.get("cards") or [])
         return i18n.gettext("You took %(cards)s.") % {"cards": cards}
