@@ -26,6 +26,8 @@ from engine.registry import available_games, get_rules
 from tests.live import current_match, live_room, wait_for
 from tests.play import auth
 
+pytestmark = pytest.mark.sqlite_only  # about the screens: one database is enough
+
 CZECH = PROJECT_DIR / "locale" / "cs" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
 SPOKEN_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
