@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
@@ -123,3 +126,50 @@ def open_rendered_phone(
     page.unroute(f"{RENDERED_ORIGIN}/**")
     page.route(f"{RENDERED_ORIGIN}/**", serve)
     page.goto(f"{RENDERED_ORIGIN}/r/{code}")
+
+
+AXE_CORE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_PATH = "/__axe-core/axe.min.js"
+"""Where an audited page loads axe-core from: its own origin, routed to the vendored file, so
+the page's Content-Security-Policy (``script-src 'self'``) lets it run as served."""
+SERIOUS_IMPACTS = ("serious", "critical")
+AXE_RUN_JS = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.map(v => ({
+    rule: v.id, impact: v.impact || '', help: v.help,
+    targets: v.nodes.map(n => n.target.join(' ')),
+    summary: (v.nodes[0] && v.nodes[0].failureSummary) || '',
+  }));
+}"""
+
+
+@dataclass(frozen=True)
+class AxeViolation:
+    """One axe-core rule a page breaks, with the elements that break it."""
+
+    rule: str
+    impact: str
+    help: str
+    targets: list[str]
+    summary: str
+
+    def __str__(self) -> str:
+        first = ", ".join(self.targets[:3])
+        more = f" (+{len(self.targets) - 3} more)" if len(self.targets) > 3 else ""
+        return f"{self.rule} [{self.impact}] {self.help}: {first}{more}\n    {self.summary}"
+
+
+def axe_violations(page: Page, impacts: tuple[str, ...] = SERIOUS_IMPACTS) -> list[AxeViolation]:
+    """axe-core's violations of the page as it stands now, those of the given impacts."""
+    parts = urlsplit(page.url)
+    script_url = f"{parts.scheme}://{parts.netloc}{AXE_PATH}"
+    page.unroute(script_url)
+    page.route(
+        script_url,
+        lambda route: route.fulfill(path=str(AXE_CORE), content_type="text/javascript"),
+    )
+    page.wait_for_load_state("load")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(url=script_url)
+    found: list[dict[str, Any]] = page.evaluate(AXE_RUN_JS)
+    return [AxeViolation(**item) for item in found if item["impact"] in impacts]
