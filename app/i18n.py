@@ -22,8 +22,6 @@ from gettext import GNUTranslations, NullTranslations
 from io import BytesIO
 from pathlib import Path
 
-from babel import Locale
-
 from app.config import PROJECT_DIR
 
 LOCALE_DIR = PROJECT_DIR / "locale"
@@ -142,6 +140,10 @@ def plural_examples(lang: str) -> dict[str, int]:
     ``Intl.PluralRules`` names them): Czech ``{"one": 1, "few": 2, "other": 0}``. A sentence
     rendered with each, its number left as ``%(num)s``, lets a page's script write any count
     in the form its category takes. (Czech's "many" is for fractions: no whole number.)"""
+    # Imported here: a server starts without Babel (catalogs are compiled ahead of time,
+    # tests/test_startup.py), and a page asks for this only once a game is under way.
+    from babel import Locale
+
     rule = Locale.parse(lang).plural_form
     examples: dict[str, int] = {}
     for number in range(1000):

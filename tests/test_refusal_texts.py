@@ -119,7 +119,7 @@ def test_the_games_own_sentences_fill_in_their_params() -> None:
     the screens name them; an unknown code keeps the English detail."""
     assert translate_refusal(
         "duplicate_slot", UNKNOWN, "cs", game="hidden_leaders", params={"slot": "B7"}
-    ) == ("Pole B7 jsi zadal dvakrát: vezmi dva různé hrdiny.")
+    ) == ("Pole B7 je zadané dvakrát: vezmi dva různé hrdiny.")
     assert "Vodní lid 1" in translate_refusal(
         "not_in_hand", UNKNOWN, "cs", game="hidden_leaders", params={"card": "WF1"}
     )
@@ -171,7 +171,7 @@ def _refusal_on_czech_phone(client: TestClient, code: str, token: str, order: An
 ORDERS: Mapping[str, tuple[Any, str]] = {
     "hidden_leaders": (
         {"type": "take", "slots": ["A1", "A1"]},
-        "Pole A1 jsi zadal dvakrát: vezmi dva různé hrdiny.",
+        "Pole A1 je zadané dvakrát: vezmi dva různé hrdiny.",
     ),
     "legions": ({"kind": "seal", "legion": "L99"}, "Tuhle legii nemáš v ruce."),
     "heirs": (
