@@ -30,6 +30,8 @@ SYMBOLS = {"red": "▲", "blue": "●", "green": "■", "yellow": "★", "purple
 """A shape per colour, so a colour-blind player can tell the dynasties apart."""
 NO_COLOUR = "#8a8f9c"
 RESOURCES = ("people", "gold", "knowledge")
+PURSE = ("soldiers", *RESOURCES)
+"""What an heir holds, in the order every purse line names it."""
 EXCERPT_RADIUS = 2
 
 
@@ -970,9 +972,7 @@ def phone_context(
     ctx["me_colour_hex"] = COLOUR_HEX.get(me.get("colour") or "", NO_COLOUR)
     ctx["me_symbol"] = SYMBOLS.get(me.get("colour") or "", "")
     if "gold" in me:
-        ctx["purse"] = " · ".join(
-            amount_text(r, int(me.get(r) or 0)) for r in ("soldiers", *RESOURCES)
-        )
+        ctx["purse"] = " · ".join(amount_text(r, int(me.get(r) or 0)) for r in PURSE)
     waiting = [s for s in payload.get("to_act", []) if s != seat]
     ctx["waiting_for"] = len(waiting)
     ctx["waiting_names"] = [names.get(s, str(s)) for s in waiting]
@@ -1180,7 +1180,7 @@ def order_sheet(
         # H6: the Market trades first, then the trick, the retinue, the city, the heir; the
         # heir settles last, where its expedition ends (H8.2). The phone follows the same
         # order to tell what the sheet leaves and what it can still pay for.
-        "purse": {r: int(me.get(r) or 0) for r in ("soldiers", *RESOURCES)},
+        "purse": {r: int(me.get(r) or 0) for r in PURSE},
         "market": None if not market else {"give": market["give"], "get": market["get"]},
         "people_per_soldier": int(recruit.get("people_per_soldier", 2)),
         "cap": int(recruit.get("cap", 0)),
@@ -1193,7 +1193,7 @@ def order_sheet(
             },
             **costs,
         },
-        "amounts": {r: amount_forms(r) for r in ("soldiers", *RESOURCES)},
+        "amounts": {r: amount_forms(r) for r in PURSE},
         "after": i18n.gettext("After this order: %(rest)s"),
         # What the running total cannot know in advance, named next to it.
         "unknown": {
