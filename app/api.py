@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import APIRouter, Depends, Header, Path, Request, status
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
+from app import i18n
 from app.errors import Invalid, Unauthorized
 from app.limits_http import StrictJSONRoute
 from app.rooms import RoomService
@@ -139,7 +140,7 @@ class RoomCreated(BaseModel):
 class Join(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(min_length=1, max_length=200, description="1–24 characters after trimming.")
-    lang: Literal["en", "cs"] = "en"
+    lang: i18n.Language = "en"
 
 
 class Joined(BaseModel):

@@ -21,13 +21,22 @@ from functools import cache
 from gettext import GNUTranslations, NullTranslations
 from io import BytesIO
 from pathlib import Path
+from typing import Literal, get_args
 
 from app.config import PROJECT_DIR
 
 LOCALE_DIR = PROJECT_DIR / "locale"
-LANGUAGES: tuple[str, ...] = ("en", "cs")
+# The languages of the rules sheets (Czech, Croatian, Russian) and English; each named in
+# itself, as a switch shows it to someone who reads only that language.
+Language = Literal["en", "cs", "ru", "hr"]
+LANGUAGES: tuple[str, ...] = get_args(Language)
 DEFAULT_LANGUAGE = "en"
-LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "cs": "Čeština"}
+LANGUAGE_NAMES: Mapping[str, str] = {
+    "en": "English",
+    "cs": "Čeština",
+    "ru": "Русский",
+    "hr": "Hrvatski",
+}
 
 _current: ContextVar[NullTranslations | None] = ContextVar("pecet_translations", default=None)
 _current_language: ContextVar[str | None] = ContextVar("pecet_language", default=None)

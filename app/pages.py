@@ -325,7 +325,7 @@ def tiebreak_text(key: str | None) -> str:
         "council": i18n.gettext("ahead on Council points"),
         "army_strength": i18n.gettext("ahead on army strength"),
         "victory_points": i18n.gettext("ahead on victory points"),
-        "head_to_head": i18n.gettext("ahead head to head"),
+        "head_to_head": i18n.gettext("ahead on their games against each other"),
         "shared": i18n.gettext("shared place"),
     }
     return texts.get(key or "", "")
@@ -957,7 +957,12 @@ def _refusal_texts() -> dict[str, str]:
         "started": i18n.gettext("This game has already started."),
         "full": i18n.gettext("This room is full."),
         "name_empty": i18n.gettext("Please enter your name."),
-        "name_too_long": i18n.gettext("Names are at most %(max)s characters.") % {"max": NAME_MAX},
+        "name_too_long": i18n.ngettext(
+            "Names are at most %(max)s character.",
+            "Names are at most %(max)s characters.",
+            NAME_MAX,
+        )
+        % {"max": NAME_MAX},
         "name_taken": i18n.gettext("That name is taken in this room. Pick another."),
         "show": i18n.gettext(
             "The board is still playing the last round out. Watch it; your turn comes next."

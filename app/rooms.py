@@ -21,7 +21,7 @@ from sqlalchemy import Table, delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app import names, proofs
+from app import i18n, names, proofs
 from app.clock import Clock, SystemClock
 from app.cluster import OneProcess
 from app.errors import (
@@ -549,7 +549,7 @@ class RoomService:
             token_hash=hash_token(token),
             is_bot=is_bot,
             bot_style=bot_style,
-            lang=lang if lang in ("en", "cs") else "en",
+            lang=i18n.normalize_language(lang) or i18n.DEFAULT_LANGUAGE,
             pin=pin,
         )
         with Session(self.db) as session:
@@ -1213,8 +1213,8 @@ class RoomService:
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
-            if lang not in ("en", "cs"):
-                raise Invalid("Languages: en, cs.", code="bad_lang")
+            if lang not in i18n.LANGUAGES:
+                raise Invalid(f"Languages: {', '.join(i18n.LANGUAGES)}.", code="bad_lang")
             with Session(self.db) as session:
                 row = session.get(Seat, seat.row_id)
                 assert row is not None

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app import i18n
 from app.config import PROJECT_DIR
 from app.pages import render_board_view, render_phone_view
 from engine.registry import available_games
@@ -29,7 +30,7 @@ def png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-@pytest.mark.parametrize("lang", ["en", "cs"])
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
 @pytest.mark.parametrize("game", available_games())
 def test_each_game_has_a_how_to_play_page_with_real_pictures(
     client: TestClient, game: str, lang: str

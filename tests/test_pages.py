@@ -232,17 +232,31 @@ def test_accept_language_picks_czech(client: TestClient) -> None:
     assert "Kód místnosti" in page.text
 
 
-def test_czech_catalog_is_complete_and_not_fuzzy() -> None:
-    with (LOCALE / "cs" / "LC_MESSAGES" / "messages.po").open("rb") as source:
-        czech = read_po(source)
-    with (LOCALE / "en" / "LC_MESSAGES" / "messages.po").open("rb") as source:
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
+def test_every_catalog_is_complete_and_not_fuzzy(lang: str) -> None:
+    """Issue 16: a language that lacks a message shows that message in English."""
+    with i18n.catalog_path(lang).open("rb") as source:
+        translated = read_po(source, locale=lang)
+    with i18n.catalog_path("en").open("rb") as source:
         english = read_po(source)
-    messages = [m for m in czech if m.id]
+    messages = [m for m in translated if m.id]
     assert messages
     assert [m.id for m in messages if not m.string] == []
+    assert [m.id for m in messages if isinstance(m.string, tuple) and not all(m.string)] == []
     assert [m.id for m in messages if m.fuzzy] == []
-    assert not czech.fuzzy
+    assert not translated.fuzzy
     assert {m.id for m in messages} == {m.id for m in english if m.id}
+
+
+@pytest.mark.parametrize(("lang", "forms"), [("cs", 3), ("ru", 3), ("hr", 3)])
+def test_slavic_catalogs_count_in_three_forms(lang: str, forms: int) -> None:
+    """Czech, Russian and Croatian each write one, a few and many differently; gettext picks
+    the form by the catalog's own rule."""
+    with i18n.use_language(lang):
+        written = {i18n.ngettext("%(num)s game", "%(num)s games", n) for n in (1, 3, 5)}
+    assert len(written) == forms
+    with i18n.catalog_path(lang).open("rb") as source:
+        assert read_po(source, locale=lang).num_plurals == forms
 
 
 def test_czech_calls_a_bot_a_bot() -> None:
@@ -291,9 +305,10 @@ def test_catalogs_cover_every_message_in_the_code(tmp_path: Path) -> None:
     )
     with pot.open("rb") as source:
         wanted = {m.id for m in read_po(source) if m.id}
-    with (LOCALE / "cs" / "LC_MESSAGES" / "messages.po").open("rb") as source:
-        have = {m.id for m in read_po(source) if m.id}
-    assert sorted(wanted - have) == []
+    for lang in i18n.LANGUAGES:
+        with i18n.catalog_path(lang).open("rb") as source:
+            have = {m.id for m in read_po(source) if m.id}
+        assert (lang, sorted(wanted - have)) == (lang, [])
 
 
 # ------------------------------------------------------------------ websocket fragments
@@ -1146,7 +1161,7 @@ def night_payload(**tournament: Any) -> dict[str, Any]:
         ("council", "ahead on Council points", "před ním díky bodům Rady"),
         ("army_strength", "ahead on army strength", "před ním díky síle armády"),
         ("victory_points", "ahead on victory points", "před ním díky vítězným bodům"),
-        ("head_to_head", "ahead head to head", "před ním díky vzájemným zápasům"),
+        ("head_to_head", "ahead on their games against each other", "před ním díky vzájemným zápasům"),
         ("shared", "shared place", "dělené místo"),
     ],
 )

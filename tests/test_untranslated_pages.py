@@ -1,9 +1,10 @@
-"""No English on a Czech screen (issue 16, "Completeness guard").
+"""No English on a Czech, Russian or Croatian screen (issue 16, "Completeness guard").
 
-Every game is played from its first decision to its end, one seat by a player whose phone
-speaks Czech (the others bots); at every decision the player's phone and the host's board
-are fetched as the server renders them. No message of the catalog may show there in English:
-each English message (its words between placeholders) that Czech translates differently is
+Every game is played from its first decision to its end in each language, one seat by a
+player whose phone speaks it (the others bots); at every decision the player's phone and the
+host's board are fetched as the server renders them. No message of the catalog may show there
+in English: each English message (its words between placeholders) that the language
+translates differently is
 looked for in the pages' text and in the attributes a player reads or hears (title,
 aria-label, placeholder, alt); so is every English title, label and text an engine wrote into
 the player's prompts, which the app must show in its own translation.
@@ -20,7 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-from app.config import PROJECT_DIR
+from app import i18n
 from engine.core import Rng
 from engine.registry import available_games, get_rules
 from tests.live import current_match, live_room, wait_for
@@ -28,7 +29,7 @@ from tests.play import auth
 
 pytestmark = pytest.mark.sqlite_only  # about the screens: one database is enough
 
-CZECH = PROJECT_DIR / "locale" / "cs" / "LC_MESSAGES" / "messages.po"
+TRANSLATED = [lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT_LANGUAGE]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
 SPOKEN_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt")
 MAX_DECISIONS = 400
@@ -66,12 +67,12 @@ def readable(html: str) -> str:
     return " ".join(" ".join(parser.parts).split())
 
 
-def english_phrases() -> dict[str, str]:
+def english_phrases(lang: str) -> dict[str, str]:
     """Each English phrase of the catalog worth looking for (a run of at least three words
-    between placeholders), with its message: phrases Czech keeps as they are (names, codes)
-    are left out."""
-    with CZECH.open("rb") as source:
-        catalog = read_po(source)
+    between placeholders), with its message: phrases ``lang`` keeps as they are (names,
+    codes) are left out."""
+    with i18n.catalog_path(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
     phrases: dict[str, str] = {}
     for message in catalog:
         if not message.id:
@@ -104,18 +105,18 @@ def engine_texts(value: object) -> set[str]:
     return found
 
 
-def play_in_czech(client: TestClient, game: str) -> tuple[str, list[str], set[str]]:
-    """The room's code, the Czech phone's and the board's pages at every decision of one
-    whole game, and the English texts of the player's prompts."""
+def play_in(client: TestClient, game: str, lang: str) -> tuple[str, list[str], set[str]]:
+    """The room's code, the phone's and the board's pages in ``lang`` at every decision of
+    one whole game, and the English texts of the player's prompts."""
     rules = get_rules(game)
     created = client.post("/api/rooms", json={"game": game}).json()
     code, host = created["code"], created["host_token"]
-    joined = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann", "lang": "cs"}).json()
+    joined = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann", "lang": lang}).json()
     token = joined["token"]
     for _ in range(rules.info.min_players - 1):
         assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
-    client.cookies.set("pecet_lang", "cs")
+    client.cookies.set("pecet_lang", lang)
     client.cookies.set(f"pecet_seat_{code}", token)
     client.cookies.set(f"pecet_host_{code}", host)
     live = live_room(client, code)
@@ -141,20 +142,23 @@ def play_in_czech(client: TestClient, game: str) -> tuple[str, list[str], set[st
     raise AssertionError(f"{game} did not end within {MAX_DECISIONS} decisions")
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("game", available_games())
-def test_a_czech_game_shows_no_english_message(client: TestClient, game: str) -> None:
-    phrases = english_phrases()
+def test_a_translated_game_shows_no_english_message(
+    client: TestClient, game: str, lang: str
+) -> None:
+    phrases = english_phrases(lang)
     assert len(phrases) > 500, "the catalog's English phrases were not read"
-    code, pages, prompts = play_in_czech(client, game)
+    code, pages, prompts = play_in(client, game, lang)
     phrases.update({text: f"(the engine's prompt) {text}" for text in prompts})
     seen: dict[str, str] = {}
     for page in pages:
-        assert '<html lang="cs">' in page
+        assert f'<html lang="{lang}">' in page
         text = readable(page)
         for phrase, message in phrases.items():
             if phrase in text:
                 seen.setdefault(message, phrase)
-    assert seen == {}, f"English on a Czech screen of {game}: {seen}"
+    assert seen == {}, f"English on a {lang} screen of {game}: {seen}"
     # The same look finds the English of the same screens: the check above can fail.
     client.cookies.set("pecet_lang", "en")
     english = readable(client.get(f"/r/{code}").text) + readable(client.get(f"/b/{code}").text)

@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.i18n import LANGUAGES  # noqa: E402
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, launch  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
 
@@ -44,7 +45,8 @@ def context(browser: Browser, base_url: str, lang: str, *, tv: bool) -> BrowserC
 def shoot(page: Page, path: Path) -> None:
     # Let entrance animations settle: wait for every running animation to finish.
     page.wait_for_function(
-        "document.getAnimations().every(a => a.playState !== 'running' || "
+        # A function, not an expression: the pages' CSP refuses eval.
+        "() => document.getAnimations().every(a => a.playState !== 'running' || "
         "a.effect?.getComputedTiming().iterations === Infinity)"
     )
     page.screenshot(path=str(path), animations="disabled")
@@ -137,9 +139,9 @@ def pictures(out: Path, lang: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "static" / "howto")
-    parser.add_argument("--lang", action="append", choices=("en", "cs"))
+    parser.add_argument("--lang", action="append", choices=LANGUAGES)
     args = parser.parse_args()
-    for lang in args.lang or ["en", "cs"]:
+    for lang in args.lang or LANGUAGES:
         pictures(args.out / lang, lang)
         print(f"{lang}: {sorted(p.name for p in (args.out / lang).glob('*.png'))}")
     return 0

@@ -81,6 +81,12 @@ def explained(log_path: Path | None, **pages: Page) -> Iterator[None]:
         raise AssertionError("\n".join(told)) from None
 
 
+def choose_phone_language(phone: Page, lang: str) -> None:
+    """Open the phone header's language menu and pick ``lang`` (sent over the socket)."""
+    phone.locator("[data-testid=phone-languages] > summary").click()
+    phone.locator(f'form[data-set-lang="{lang}"] button').click()
+
+
 def launch(playwright: Playwright) -> Browser:
     if not CHROMIUM.exists():
         pytest.fail(

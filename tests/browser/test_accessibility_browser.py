@@ -21,7 +21,13 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_play
 
 from app import i18n
 from tests.browser.ergonomics import SETTLE_JS
-from tests.browser.kit import PHONE_SIZE, AxeViolation, axe_violations, launch
+from tests.browser.kit import (
+    PHONE_SIZE,
+    AxeViolation,
+    axe_violations,
+    choose_phone_language,
+    launch,
+)
 from tests.browser.test_heirs_browser import host_room, join, seal, setup_phone
 from tests.browser.test_legions_browser import pick_two
 from tests.browser.test_tournament_browser import show_standings
@@ -124,7 +130,7 @@ class Walks:
         contexts.append(phone.context)
         expect(board.locator("[data-testid=seats]")).to_contain_text("Alice")
         if walk.lang != i18n.DEFAULT_LANGUAGE:
-            phone.locator(f'form[data-set-lang="{walk.lang}"] button').click()
+            choose_phone_language(phone, walk.lang)
             expect(phone.locator("html")).to_have_attribute("lang", walk.lang)
         return phone
 

@@ -13,7 +13,13 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.ergonomics import phone_fit, small_text
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import (
+    BOARD_SIZE,
+    PHONE_SIZE,
+    choose_phone_language,
+    keep_screenshot,
+    launch,
+)
 from tests.conftest import ServerProcess
 
 TIMEOUT_MS = 10_000
@@ -96,7 +102,7 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
 
             # Bob's phone switches to Czech: the seat's language over the socket, and a cookie.
             bob = phones["Bob"]
-            bob.locator('form[data-set-lang="cs"] button').click()
+            choose_phone_language(bob, "cs")
             expect(bob.locator(".lobby-card h1")).to_have_text("Jsi ve hře!")
             assert {"name": "pecet_lang", "value": "cs"}.items() <= next(
                 c for c in bob.context.cookies() if c["name"] == "pecet_lang"

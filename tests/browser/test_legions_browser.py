@@ -16,7 +16,13 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.ergonomics import phone_fit, small_text
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import (
+    BOARD_SIZE,
+    PHONE_SIZE,
+    choose_phone_language,
+    keep_screenshot,
+    launch,
+)
 from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS
 from tests.conftest import ServerProcess
 
@@ -131,7 +137,7 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
                 expect(board.locator("[data-testid=seats]")).to_contain_text(name)
                 phones.append(phone)
             expect(board.locator(".seats-panel > p.hint")).to_contain_text("Necro-camp")
-            phones[1].locator('form[data-set-lang="cs"] button').click()
+            choose_phone_language(phones[1], "cs")
             expect(phones[1].locator(".lobby-card h1")).to_have_text("Jsi ve hře!")
 
             board.locator("[data-testid=start]").click()
