@@ -47,7 +47,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 test: $(STAMP) chromium services lint
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadscope
 
 # Every bench/*.py with its defaults, then the load test at 50 and at 200 rooms, and at 50
 # rooms over two processes sharing Redis (it starts its own servers on free ports; see
