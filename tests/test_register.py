@@ -37,7 +37,7 @@ REGISTERS = [
         # The 2nd-person-plural imperatives the phone and page texts used before issue 16.
         re.compile(
             r"\b(zadejte|napište|zkuste|zkontrolujte|zvolte|vyberte|sledujte|zapečeťte|vraťte|"
-            r"otevřete|klepněte|nechte|poznamenejte|tipněte|verbujte|získejte)\b",
+            r"otevřete|klepněte|nechte|poznamenejte|tipněte|verbujte|získejte|seřaďte|posuňte)\b",
             re.IGNORECASE,
         ),
         formal_on_board=True,
