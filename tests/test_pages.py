@@ -1161,7 +1161,11 @@ def night_payload(**tournament: Any) -> dict[str, Any]:
         ("council", "ahead on Council points", "před ním díky bodům Rady"),
         ("army_strength", "ahead on army strength", "před ním díky síle armády"),
         ("victory_points", "ahead on victory points", "před ním díky vítězným bodům"),
-        ("head_to_head", "ahead on their games against each other", "před ním díky vzájemným zápasům"),
+        (
+            "head_to_head",
+            "ahead on their games against each other",
+            "před ním díky vzájemným zápasům",
+        ),
         ("shared", "shared place", "dělené místo"),
     ],
 )

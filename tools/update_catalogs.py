@@ -32,14 +32,12 @@ TEMPLATE = ROOT / "locale" / "messages.pot"
 
 def message_key(message: Message) -> str:
     """How ``--fill`` names a message: its singular, after its context if it has one."""
-    key = message.id[0] if isinstance(message.id, tuple) else message.id
+    key = str(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
     return f"{message.context}\x04{key}" if message.context else key
 
 
 def untranslated(message: Message) -> bool:
-    return not message.string or (
-        isinstance(message.string, tuple) and not all(message.string)
-    )
+    return not message.string or (isinstance(message.string, tuple) and not all(message.string))
 
 
 def fill(lang: str, fills: dict[str, str | list[str]]) -> list[str]:

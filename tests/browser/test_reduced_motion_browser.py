@@ -11,6 +11,7 @@ steps one by one, at the room's pace.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,8 @@ RECORD_STEPS = """() => {
     if (last && last.key === key) return;
     window.__steps.push({key, at: performance.now(), longest: longest()});
   };
-  new MutationObserver(note).observe(document.body, {subtree: true, childList: true, attributes: true});
+  new MutationObserver(note).observe(
+    document.body, {subtree: true, childList: true, attributes: true});
   note();
 }"""
 
@@ -102,6 +104,6 @@ def test_the_reveal_keeps_its_pace_without_motion(paced_server: ServerProcess) -
     # Paced as the room plays them: one step after another, each about a step's time apart
     # (the first follows the page's load, so it is left out).
     for steps in (calm, lively):
-        gaps = [later["at"] - earlier["at"] for earlier, later in zip(steps[1:], steps[2:])]
+        gaps = [later["at"] - earlier["at"] for earlier, later in pairwise(steps[1:])]
         assert len({step["key"] for step in steps}) == len(steps)
         assert sorted(gaps)[len(gaps) // 2] >= STEP_SECONDS * 1000 * 0.6, gaps
