@@ -12,9 +12,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from app import i18n
 from app.games import legions as screens
+from engine.core import JSON, Rng, advance
+from engine.legions.rules import STAGE_ORDER_KINDS
 from engine.legions.state import LegionsState
-from engine.registry import available_games
+from engine.registry import available_games, get_rules
 from tests.live import order_log
 from tests.play import Follower, auth, create_room, join
 from tests.truth import rebuild
@@ -301,3 +304,58 @@ def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient)
         page = client.get(f"/b/{code}")
         assert page.status_code == 200 and 'data-testid="final"' in page.text
     client.cookies.clear()
+
+
+def texts_in(value: object) -> list[str]:
+    """The strings of a prompt or view that could be display text: every id, code and name of
+    an order is one word, so a string with a space is a sentence or a name."""
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in texts_in(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in texts_in(item)]
+    return [value] if isinstance(value, str) and len(value.split()) > 1 else []
+
+
+def worded(prompt: JSON, view: JSON, lang: str) -> tuple[str, list[str]]:
+    """The prompt's title and its buttons' texts as the phone shows them in ``lang``."""
+    with i18n.use_language(lang):
+        title = screens.prompt_title(prompt)
+        shown = [screens.option_view(prompt, option, view) for option in prompt["options"]]
+    for option, button in zip(prompt["options"], shown, strict=True):
+        kind = option["order"]["kind"]
+        assert button["text"] and button["text"] != kind, (lang, prompt["kind"], option)
+        if kind == "stratagem":  # what it does, beside its name
+            assert button["sub"] and "%(" not in button["sub"], (lang, option)
+    return title, [f"{button['text']} {button['sub']}" for button in shown]
+
+
+def test_issue_16_3_every_prompt_is_ids_and_the_screens_word_every_kind_met() -> None:
+    """Issue 16.3: the engine's prompts and views hold ids and numbers, never text; the phone
+    words every prompt by its kind and every option by its order, in English and in Czech. A
+    kind the screens do not know fails here, where it once showed the engine's English."""
+    rules = get_rules("legions")
+    prompt_kinds: set[str] = set()
+    order_kinds: set[str] = set()
+    for seed in range(30):  # bots and random orders: every prompt and order kind (checked)
+        state = rules.setup(2, seed, {})
+        rng = Rng(seed)
+        while rules.outcome(state) is None:
+            seat = next(s for s in (0, 1) if rules.prompt(state, s) is not None)
+            prompt = rules.prompt(state, seat)
+            view = rules.view(state, seat)
+            assert prompt is not None
+            assert texts_in(prompt) == [] and texts_in(view) == [], prompt["kind"]
+            english, buttons = worded(prompt, view, "en")
+            czech, czech_buttons = worded(prompt, view, "cs")
+            assert english and czech and czech != english, prompt["kind"]
+            assert czech_buttons != buttons, prompt["kind"]
+            prompt_kinds.add(prompt["kind"])
+            order_kinds |= {option["order"]["kind"] for option in prompt["options"]}
+            if seed % 2:
+                order = rules.random_order(state, seat, rng)
+            else:
+                order = rules.bot_order(state, seat)
+            state, _ = advance(rules, rules.submit(state, seat, order))
+    every_order_kind = {kind for kinds in STAGE_ORDER_KINDS.values() for kind in kinds}
+    assert prompt_kinds == set(STAGE_ORDER_KINDS)
+    assert order_kinds == every_order_kind | {"stratagem"}

@@ -47,8 +47,6 @@ from engine.hidden_leaders.state import (
 )
 from engine.tournament import alternate_first_player
 
-NO_DRAW_TEXT = "no draw (pile empty)"
-
 _SLOT_PLACES: dict[str, tuple[str, int]] = {
     slot_id: (ROWS[i // SLOTS_PER_ROW], i % SLOTS_PER_ROW + 1) for i, slot_id in enumerate(SLOTS)
 }
@@ -346,15 +344,12 @@ class HiddenLeadersRules(GameDefaults):
                 audience=(seat,),
             ),
         ]
+        # L3.4: whether a card was drawn, as data; the screens word it (issue 16.3).
         if drawn is not None:
-            events.append(
-                Event("draw", {"seat": seat, "drew": True, "pile": len(pile), "text": "draw"})
-            )
+            events.append(Event("draw", {"seat": seat, "drew": True, "pile": len(pile)}))
             events.append(Event("drew", {"seat": seat, "card": drawn}, audience=(seat,)))
         else:
-            events.append(
-                Event("draw", {"seat": seat, "drew": False, "pile": 0, "text": NO_DRAW_TEXT})
-            )
+            events.append(Event("draw", {"seat": seat, "drew": False, "pile": 0}))
         if finished:
             self._scoring_events(new, events, cut)
         return new, events
@@ -458,7 +453,6 @@ class HiddenLeadersRules(GameDefaults):
             "returns": None if last.returns is None else dict(last.returns),
             "placement": placement,
             "drew": last.drew,
-            "draw_text": None if last.drew is None else ("draw" if last.drew else NO_DRAW_TEXT),
         }
 
     def view(self, state: HLState, seat: int | None) -> JSON:

@@ -48,25 +48,10 @@ class FactionScore:
     def counts(self) -> tuple[int, int]:
         return (len(self.rows[0]), len(self.rows[1]))
 
-    def label(self) -> str:
-        """A short English outcome label for the board (L10.4)."""
-        if self.outcome == MAJORITY:
-            assert self.influence_winner is not None and self.big_row is not None
-            who = ROWS[self.influence_winner]
-            row = ROWS[self.big_row]
-            text = f"{who} has more influence → takes Row {row} (more heroes)"
-        elif self.outcome == TIE_INFLUENCE:
-            text = "Influence tie → nearest rows"
-        elif self.outcome == TIE_COUNT:
-            text = "Count tie → nearest rows"
-        else:
-            text = "Influence and count tie → nearest rows"
-        missing = [ROWS[p] for p in (0, 1) if not self.presence[p]]
-        if missing:
-            text += "; no presence: " + ", ".join(missing) + " discards"
-        return text
-
     def to_json(self) -> dict[str, Any]:
+        """The step as data: ``outcome`` (a code of ``OUTCOME_CODES``), ``influence_winner``,
+        ``big_row`` and ``presence`` say what happened; the screens word it in the viewer's
+        language (L10.4, issue 16.3), so there is no English label here."""
         inf = self.influence
         return {
             "faction": self.faction,
@@ -84,7 +69,6 @@ class FactionScore:
             "to_a": list(self.to_a),
             "to_b": list(self.to_b),
             "discarded": list(self.discarded),
-            "label": self.label(),
         }
 
 

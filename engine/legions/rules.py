@@ -146,12 +146,6 @@ def _cut(state: LegionsState, events: list[Event]) -> None:
         events.cut(state)
 
 
-def _reward_text(vp: int, banner: bool) -> str:
-    if banner:
-        return "banner"
-    return f"{vp} VP" if vp else "no reward"
-
-
 class LegionsRules(GameDefaults):
     """The Legions rules object (``engine.legions.RULES``)."""
 
@@ -315,13 +309,8 @@ class LegionsRules(GameDefaults):
             return {
                 "kind": "seal",
                 "seat": seat,
-                "title": "Seal a legion: the lower number leads this turn",
                 "options": [
-                    self._option(
-                        f"Seal {self._card_label(card)}",
-                        {"kind": "seal", "legion": card},
-                        card=self._card_json(card),
-                    )
+                    {"order": {"kind": "seal", "legion": card}, "card": self._card_json(card)}
                     for card in self._by_number(player.hand)
                 ],
             }
@@ -587,17 +576,13 @@ class LegionsRules(GameDefaults):
         }
 
     def _build_location_json(self, loc: str) -> JSON:
-        """The printed part of a location (G1.1), the same all game."""
+        """The printed part of a location (G1.1), the same all game: ids and numbers only,
+        a screen names them in its own language (issue 16.3)."""
         location = self.content.locations[loc]
         return {
             "id": loc,
-            "name": location.name,
-            "name_ru": location.name_ru,
             "guild": location.guild,
-            "guild_name": location.guild_name,
             "effect": location.effect,
-            "effect_name": location.effect_name,
-            "effect_text": location.effect_text,
             "token_vp": location.token_vp,
         }
 
@@ -615,15 +600,12 @@ class LegionsRules(GameDefaults):
 
     def _player_view(self, state: LegionsState, seat: int) -> JSON:
         player = state.players[seat]
-        side = self.content.sides[player.side]
         stratagem: JSON = {"used": player.stratagem_used}
         if player.stratagem_used:  # G10.1: once used, its face is public
             stratagem.update(self._stratagem_json(player.stratagem))
         return {
             "seat": seat,
             "side": player.side,
-            "side_name": side.name,
-            "side_name_ru": side.name_ru,
             "leads": state.leader == seat,
             "sealed": player.sealed is not None,
             "revealed": None if player.revealed is None else self._card_json(player.revealed),
@@ -668,51 +650,35 @@ class LegionsRules(GameDefaults):
     def _hero_json(self, hero_id: str) -> JSON:
         return dict(self._hero_jsons[hero_id])
 
+    # Cards, heroes and stratagems are ids and numbers, never names or sentences: a screen
+    # looks an id up in its own language (issue 16.3; app/games/legions.py).
+
     def _build_card_json(self, card_id: str) -> JSON:
         card = self.content.legions[card_id]
         return {
             "id": card.id,
             "number": card.number,
             "guild": card.guild,
-            "guild_name": card.guild_name,
             "vp": card.vp,
             "banner": card.banner,
             "location": card.location,
-            "label": self._build_card_label(card_id),
         }
-
-    def _card_label(self, card_id: str) -> str:
-        return str(self._card_jsons[card_id]["label"])
-
-    def _build_card_label(self, card_id: str) -> str:
-        card = self.content.legions[card_id]
-        return f"{card.number} {card.guild_name} ({_reward_text(card.vp, card.banner)})"
 
     def _build_hero_json(self, hero_id: str) -> JSON:
         hero = self.content.heroes[hero_id]
         return {
             "id": hero.id,
-            "name": hero.name,
-            "name_ru": hero.name_ru,
             "guild": hero.guild,
             "location": hero.location,
             "power": hero.power,
             "token": hero.token,
-            "power_text": hero.power_text,
             "vp": hero.vp,
             "banner": hero.banner,
-            "label": f"{hero.name} ({hero.guild}, {_reward_text(hero.vp, hero.banner)})",
         }
 
     def _stratagem_json(self, stratagem_id: str) -> JSON:
         s = self.content.stratagems[stratagem_id]
-        return {
-            "id": s.id,
-            "name": s.name,
-            "name_ru": s.name_ru,
-            "timing": s.timing,
-            "text": s.text,
-        }
+        return {"id": s.id}
 
     def _loc_name(self, loc: str) -> str:
         return self.content.locations[loc].name
@@ -726,52 +692,47 @@ class LegionsRules(GameDefaults):
         return sorted(cards, key=self._number.__getitem__)
 
     @staticmethod
-    def _option(label: str, order: JSON, **extra: Any) -> JSON:
-        return {"label": label, "order": order, **extra}
+    def _option(order: JSON, **extra: Any) -> JSON:
+        """One choice of a prompt: the order to send back, and the cards or hero it names
+        (ids and numbers, drawn by the screen; no text, issue 16.3)."""
+        return {"order": order, **extra}
 
     # ------------------------------------------------------------------ prompts
 
     def _stage_prompt(self, state: LegionsState, stage: Stage) -> JSON:
+        """The prompt of the seat deciding ``stage``: its kind, what it is about (a legion,
+        a location id, a hero) and its options — orders with the ids a screen needs to draw
+        them, never text (issue 16.3: the screen words a prompt by its kind, in its own
+        language)."""
         seat = stage.seat
         player = state.players[seat]
         kind = stage.kind
         prompt: JSON = {"kind": kind, "seat": seat}
         options: list[JSON]
+        opt = self._option
         if kind == "place":
             card = player.revealed
             assert card is not None
             prompt["legion"] = self._card_json(card)
-            prompt["title"] = f"Step 1: place {self._card_label(card)}"
             options = [
-                self._option(
-                    f"Place at the {self._loc_name(loc)}", {"kind": "place", "location": loc}
-                )
-                for loc in self._legal_locations(card)
+                opt({"kind": "place", "location": loc}) for loc in self._legal_locations(card)
             ]
             options += self._stratagem_options(state, seat, BEFORE_STEP_1)
         elif kind == "collect":
             loc = stage.data["location"]
             prompt["location"] = loc
-            prompt["title"] = f"Collect a routed legion at the {self._loc_name(loc)}?"
             options = self._collect_options(state, seat, loc)
         elif kind == "recruit":
-            prompt["title"] = "Step 2: recruit a hero?"
             options = self._recruit_options(state, seat)
-            options.append(self._option("Don't recruit", {"kind": "skip"}))
+            options.append(opt({"kind": "skip"}))
             options += self._stratagem_options(state, seat, AT_STEP_2)
         elif kind == "peek":
-            prompt["title"] = "Recruit one hero you looked at; the other goes on top or bottom"
             prompt["seen"] = [self._hero_json(h) for h in stage.data["seen"]]
             options = self._peek_options(stage.data["seen"])
         elif kind == "under":
-            hero = stage.data["hero"]
-            prompt["hero"] = self._hero_json(hero)
-            prompt["title"] = f"Choose the 2 legions that go under the {self._hero_label(hero)}"
+            prompt["hero"] = self._hero_json(stage.data["hero"])
             options = [
-                self._option(
-                    " + ".join(self._card_label(c) for c in pair),
-                    {"kind": "under", "legions": list(pair)},
-                )
+                opt({"kind": "under", "legions": list(pair)})
                 for pair in self._under_pairs(
                     state, seat, stage.data["route"], stage.data["location"]
                 )
@@ -779,53 +740,31 @@ class LegionsRules(GameDefaults):
         elif kind == "power":
             hero = stage.data["hero"]
             prompt["hero"] = self._hero_json(hero)
-            prompt["title"] = f"Use the power of the {self._hero_label(hero)}?"
             options = self._power_options(state, seat, hero)
-            options.append(self._option("Don't use the power", {"kind": "skip"}))
+            options.append(opt({"kind": "skip"}))
         elif kind == "arrange":
             cards = stage.data["cards"]
             prompt["cards"] = [self._card_json(c) for c in cards]
-            prompt["title"] = "Put the top legions back in the order you want (first = top)"
             options = [
-                self._option(
-                    " then ".join(str(self.content.legions[c].number) for c in perm),
-                    {"kind": "arrange", "order": list(perm)},
-                )
-                for perm in permutations(cards)
+                opt({"kind": "arrange", "order": list(perm)}) for perm in permutations(cards)
             ]
         elif kind == "take":
-            prompt["title"] = "Step 3: take a legion from the row"
             options = self._take_options(state, seat)
             options += self._stratagem_options(state, seat, AT_STEP_3)
         elif kind == "attack":
-            card = state.legion_row[0].card
-            prompt["legion"] = self._card_json(card)
-            prompt["title"] = "Step 4: the Ambassador attacks — choose any location"
-            options = [
-                self._option(
-                    f"Attack the {self._loc_name(loc)}", {"kind": "attack", "location": loc}
-                )
-                for loc in self.order
-            ]
+            prompt["legion"] = self._card_json(state.legion_row[0].card)
+            options = [opt({"kind": "attack", "location": loc}) for loc in self.order]
         elif kind == "shield":
             loc = stage.data["location"]
             prompt["location"] = loc
-            prompt["title"] = f"Shield: keep one legion at the {self._loc_name(loc)} face up"
             options = [
-                self._option(
-                    f"Keep {self._card_label(c)}",
-                    {"kind": "shield", "keep": c},
-                    card=self._card_json(c),
-                )
+                opt({"kind": "shield", "keep": c}, card=self._card_json(c))
                 for c in self._by_number(player.face_up[loc])
             ]
         else:  # pragma: no cover - every stage kind is listed above
             raise AssertionError(f"unknown stage {kind}")
         prompt["options"] = options
         return prompt
-
-    def _hero_label(self, hero_id: str) -> str:
-        return self.content.heroes[hero_id].name
 
     def _legal_locations(self, card_id: str) -> list[str]:
         """G7.1: a coloured legion goes to its colour; a white one anywhere."""
@@ -839,22 +778,12 @@ class LegionsRules(GameDefaults):
         routed = state.players[seat].routed[loc]
         if self._rally(state, seat):
             # G7.3 [DECIDED]: with Rally the choice is all or none.
-            return [
-                self._option(
-                    f"Collect all {len(routed)} (Rally)",
-                    {"kind": "collect_all"},
-                ),
-                self._option("Don't collect", {"kind": "skip"}),
-            ]
+            return [self._option({"kind": "collect_all"}), self._option({"kind": "skip"})]
         options = [
-            self._option(
-                f"Collect {self._card_label(c)}",
-                {"kind": "collect", "legion": c},
-                card=self._card_json(c),
-            )
+            self._option({"kind": "collect", "legion": c}, card=self._card_json(c))
             for c in self._by_number(routed)
         ]
-        options.append(self._option("Don't collect", {"kind": "skip"}))
+        options.append(self._option({"kind": "skip"}))
         return options
 
     def _recruit_options(self, state: LegionsState, seat: int) -> list[JSON]:
@@ -876,26 +805,16 @@ class LegionsRules(GameDefaults):
             for hero in matching:
                 options.append(
                     self._option(
-                        f"Recruit the {self._hero_label(hero)} with your legions at the "
-                        f"{self._loc_name(loc)}",
                         {"kind": "recruit", "hero": hero, "route": route, "location": loc},
                         hero=self._hero_json(hero),
                     )
                 )
             if not matching and state.hero_deck:
-                seen = min(PEEK_COUNT, len(state.hero_deck))
-                options.append(
-                    self._option(
-                        f"No {self.content.locations[loc].guild} hero in the row: look at the "
-                        f"top {seen} of the hero deck and recruit one",
-                        {"kind": "peek", "location": loc},
-                    )
-                )
+                options.append(self._option({"kind": "peek", "location": loc}))
         if all(player.face_up[loc] for loc in self.order):
             for hero in state.hero_row:
                 options.append(
                     self._option(
-                        f"Recruit the {self._hero_label(hero)} (legions at all 5 locations)",
                         {"kind": "recruit", "hero": hero, "route": ROUTE_FIVE, "location": None},
                         hero=self._hero_json(hero),
                     )
@@ -906,18 +825,15 @@ class LegionsRules(GameDefaults):
         if len(seen) == 1:
             return [
                 self._option(
-                    f"Recruit the {self._hero_label(seen[0])}",
                     {"kind": "choose_hero", "hero": seen[0], "other": None},
                     hero=self._hero_json(seen[0]),
                 )
             ]
         options = []
-        for hero, other in ((seen[0], seen[1]), (seen[1], seen[0])):
+        for hero in (seen[0], seen[1]):
             for where in ("top", "bottom"):
                 options.append(
                     self._option(
-                        f"Recruit the {self._hero_label(hero)}, the "
-                        f"{self._hero_label(other)} to the {where} of the deck",
                         {"kind": "choose_hero", "hero": hero, "other": where},
                         hero=self._hero_json(hero),
                     )
@@ -950,11 +866,10 @@ class LegionsRules(GameDefaults):
             assert hero.token is not None
             if state.tokens[hero.token] == seat:
                 return []
-            return [opt(f"Take the {self._loc_name(hero.token)} majority token", {"kind": "power"})]
+            return [opt({"kind": "power"})]
         if power == "swap_row":
             return [
                 opt(
-                    f"Swap {self._card_label(mine)} for {self._card_label(slot.card)}",
                     {"kind": "power", "hand": mine, "row": slot.card},
                     hand_card=self._card_json(mine),
                     row_card=self._card_json(slot.card),
@@ -966,65 +881,40 @@ class LegionsRules(GameDefaults):
         if power == "arrange_deck":
             if not state.legion_deck:
                 return []
-            seen = min(BROKER_COUNT, len(state.legion_deck))
-            return [opt(f"Look at the top {seen} legions of the deck", {"kind": "power"})]
+            return [opt({"kind": "power"})]
         if power == "rout_location":
             return [
-                opt(
-                    f"Rout the opponent's {len(opponent.face_up[loc])} legion(s) at the "
-                    f"{self._loc_name(loc)}",
-                    {"kind": "power", "location": loc},
-                )
+                opt({"kind": "power", "location": loc})
                 for loc in self.order
                 if opponent.face_up[loc]
             ]
         if power == "flip_location":
-            return [
-                opt(
-                    f"Turn up your {len(me.routed[loc])} routed legion(s) at the "
-                    f"{self._loc_name(loc)}",
-                    {"kind": "power", "location": loc},
-                )
-                for loc in self.order
-                if me.routed[loc]
-            ]
+            return [opt({"kind": "power", "location": loc}) for loc in self.order if me.routed[loc]]
         if power == "move_legion":
             return [
-                opt(
-                    f"Move {self._card_label(card)} from the {self._loc_name(source)} to the "
-                    f"{self._loc_name(target)}",
-                    {"kind": "power", "legion": card, "location": target},
-                )
+                opt({"kind": "power", "legion": card, "location": target})
                 for source in self.order
                 for card in self._by_number(me.face_up[source])
                 for target in self.order
                 if target != source
             ]
         if power == "oracle":
-            return [
-                opt("Look at the opponent's hand and the face-down row card", {"kind": "power"})
-            ]
+            return [opt({"kind": "power"})]
         if power == "rout_one":
             return [
-                opt(
-                    f"Rout {self._card_label(card)} at the {self._loc_name(loc)}",
-                    {"kind": "power", "legion": card},
-                )
+                opt({"kind": "power", "legion": card})
                 for loc in self.order
                 for card in self._by_number(opponent.face_up[loc])
             ]
         if power == "flip_all":
             if not any(me.routed.values()):
                 return []
-            return [opt("Turn up all your routed legions", {"kind": "power"})]
+            return [opt({"kind": "power"})]
         if power == "sow":
             if not state.legion_deck:  # G1.4 H20: not usable when the legion deck is empty
                 return []
             return [
-                opt(
-                    f"Place {self._card_label(card)} at the {self._loc_name(loc)}, then draw",
-                    {"kind": "power", "legion": card, "location": loc},
-                )
+                opt({"kind": "power", "legion": card, "location": loc})
                 for card in self._by_number(me.hand)
                 for loc in self._legal_locations(card)
             ]
@@ -1036,15 +926,11 @@ class LegionsRules(GameDefaults):
             if slot.face_up:
                 options.append(
                     self._option(
-                        f"Take {self._card_label(slot.card)}",
-                        {"kind": "take", "card": slot.card},
-                        card=self._card_json(slot.card),
+                        {"kind": "take", "card": slot.card}, card=self._card_json(slot.card)
                     )
                 )
             else:
-                options.append(
-                    self._option("Take the face-down legion", {"kind": "take", "card": HIDDEN})
-                )
+                options.append(self._option({"kind": "take", "card": HIDDEN}))
         return options
 
     def _stratagem_options(self, state: LegionsState, seat: int, moment: str) -> list[JSON]:
@@ -1053,44 +939,34 @@ class LegionsRules(GameDefaults):
         if player.stratagem_used:
             return []
         sid = player.stratagem
-        name = self.content.stratagems[sid].name
         opponent = 1 - seat
         flags = state.flags
 
-        def use(label: str, **target: Any) -> JSON:
+        def use(**target: Any) -> JSON:
             return self._option(
-                f"Use {name}: {label}",
                 {"kind": "stratagem", "stratagem": sid, **target},
                 stratagem=True,
             )
 
         if sid == "N1":
-            return [
-                use(f"turn up your routed legions at the {self._loc_name(loc)}", location=loc)
-                for loc in self.order
-                if player.routed[loc]
-            ]
+            return [use(location=loc) for loc in self.order if player.routed[loc]]
         if sid == "N2":
             placed = flags.placed_at[seat]
             if moment == BEFORE_STEP_1 or placed is None:
                 return []  # G1.6 N2: only after your step 1
-            return [use(f"rout the opponent's legions at the {self._loc_name(placed)}")]
+            return [use()]
         if sid == "N3":
-            return [
-                use(f"return the {self._loc_name(loc)} token to neutral", token=loc)
-                for loc in self.order
-                if state.tokens[loc] == opponent
-            ]
+            return [use(token=loc) for loc in self.order if state.tokens[loc] == opponent]
         if sid == "K1":
-            return [use("none of your legions can be routed this turn")]
+            return [use()]
         if sid == "K2":
             if moment != AT_STEP_2 or flags.recruited[seat]:
                 return []  # G1.6 K2: your step 2
             if not any(len(v) >= ROYAL_SUMMONS_MIN for v in player.face_up.values()):
                 return []
-            return [use("recruit with only 2 legions at one location this turn")]
+            return [use()]
         if sid == "K3":
-            return [use("win every tied location where you have a legion this turn")]
+            return [use()]
         return []
 
     # ------------------------------------------------------------------ order validation
@@ -1144,9 +1020,15 @@ class LegionsRules(GameDefaults):
                 )
             return IllegalOrder("Your stratagem has no such target now.", code="stratagem_target")
         if kind not in allowed and kind not in STAGE_ORDER_KINDS.get(prompt["kind"], ()):
+            # The prompt has no title to quote (issue 16.3): name the order kinds it takes.
+            expected = sorted(allowed)
+            takes = " or ".join(filter(None, (", ".join(expected[:-1]), "".join(expected[-1:]))))
             return IllegalOrder(
-                f"Not now: {prompt.get('title', 'choose one of the offered options')}.",
+                f"Not now: this decision ({prompt['kind']}) takes a {takes} order; choose one "
+                "of the offered options.",
                 code="wrong_step",
+                step=prompt["kind"],
+                expected=expected,
             )
         legion = order.get("legion")
         if kind == "seal" and legion not in player.hand:

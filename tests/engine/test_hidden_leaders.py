@@ -345,9 +345,10 @@ def test_l3_4_draw_from_the_top_then_no_draw_once_the_pile_is_empty() -> None:
         empty, 1, {"A2": hand[0], "A3": hand[1]}, {"to": "council", "card": hand[2]}
     )
     draw = next(e for e in events if e.kind == "draw")
-    assert draw.data["drew"] is False and draw.data["text"] == "no draw (pile empty)"
+    # Data, no English: the screens say "no draw (pile empty)" in the viewer's language.
+    assert draw.data == {"seat": 1, "drew": False, "pile": 0}
     assert "drew" not in kinds(events)
-    assert RULES.view(empty, None)["last_action"]["draw_text"] == "no draw (pile empty)"
+    assert RULES.view(empty, None)["last_action"]["drew"] is False
 
 
 def test_l3_5_two_orders_take_cannot_be_undone() -> None:
@@ -851,7 +852,6 @@ def test_l9_played_sequence_turn_by_turn() -> None:
         "returns": {"A7": "WF2a", "B6": "UD4"},
         "placement": {"to": "block", "slot": "B2", "faction": "HT"},
         "drew": True,
-        "draw_text": "draw",
     }
     prompt = RULES.prompt(state, 1)
     assert prompt is not None and len(prompt["takeable"]) == 13 and "B2" not in prompt["takeable"]

@@ -645,7 +645,12 @@ def test_illegal_orders_carry_readable_messages() -> None:
     state = RULES.setup(2, 4, {"sides": ["necro", "king"]})
     with pytest.raises(IllegalOrder) as caught:
         RULES.submit(state, 0, {"kind": "take", "card": "L01"})
-    assert caught.value.code == "wrong_step" and "Seal" in caught.value.message
+    assert caught.value.code == "wrong_step"
+    # No prompt title to quote (issue 16.3): the message names the order kinds the step takes.
+    assert caught.value.message == (
+        "Not now: this decision (seal) takes a seal order; choose one of the offered options."
+    )
+    assert caught.value.params == {"step": "seal", "expected": ["seal"]}
     with pytest.raises(IllegalOrder):
         not_a_mapping: Any = ["not", "a", "mapping"]  # what a careless client might send
         RULES.submit(state, 0, not_a_mapping)
