@@ -187,6 +187,23 @@ def is_bot_name(name: str) -> bool:
     return _bot_name_pattern().fullmatch(name_key(name)) is not None
 
 
+BOT_SEAT_NAME = re.compile(r"Bot (\d+)")
+"""The name the room gives a bot it seats (app/rooms.py): "Bot 3"."""
+
+
+def bot_seat_name(number: int) -> str:
+    return f"Bot {number}"
+
+
+def shown(name: str, *, bot: bool) -> str:
+    """A seat's name as a screen shows it: a seated bot's "Bot 3" in the reader's language
+    ("Бот 3"); any other name as its player wrote it (a seat handed to a bot keeps it)."""
+    found = BOT_SEAT_NAME.fullmatch(name) if bot else None
+    if found is None:
+        return name
+    return i18n.gettext("Bot %(n)s") % {"n": found.group(1)}
+
+
 def check(name: str) -> str:
     """The name normalised, or :class:`NameRefused` saying why no seat may take it."""
     composed = unicodedata.normalize("NFKC", name)

@@ -505,12 +505,30 @@ def bot_style_names(game_context: Mapping[str, Any]) -> dict[str, str]:
     return {str(style): str(label).split(" — ")[0] for style, label in styles}
 
 
+def with_shown_names(payload: JSON) -> JSON:
+    """The payload with every seat's and player's name as the screen shows it (a bot's in
+    the reader's language: :func:`app.names.shown`); everything that names a seat on a
+    screen reads these two lists."""
+    shown = dict(payload)
+    for key in ("seats", "players"):
+        if shown.get(key):
+            shown[key] = [
+                {
+                    **entry,
+                    "name": names.shown(str(entry.get("name", "")), bot=bool(entry.get("bot"))),
+                }
+                for entry in shown[key]
+            ]
+    return shown
+
+
 def screen_context(
     game: str, payload: JSON, lang: str, *, board: bool, replay: bool = False
 ) -> JSON:
     """Everything the phone or board templates need from a payload (a view): the board's
     public one, or a seat's own (then with ``you`` and its ``prompt``)."""
-    shown = shown_payload(payload)
+    with i18n.use_language(lang):
+        shown = with_shown_names(shown_payload(payload))
     you = None if board else shown["you"]
     # The game's own seat; None on the board and while a seat sits a match out.
     seat = None if you is None else you.get("player", you["seat"])

@@ -512,9 +512,11 @@ class RoomService:
         async with self.hold(live):
             taken = {name_key(s.name) for s in live.seats}
             number = 1
-            while name_key(f"Bot {number}") in taken:
+            while name_key(names.bot_seat_name(number)) in taken:
                 number += 1
-            seat, _token = self._add_seat(live, f"Bot {number}", is_bot=True, bot_style=style)
+            seat, _token = self._add_seat(
+                live, names.bot_seat_name(number), is_bot=True, bot_style=style
+            )
             return seat
 
     def _add_seat(

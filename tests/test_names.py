@@ -211,3 +211,27 @@ def test_the_join_page_explains_a_refused_name(
     client.cookies.set("pecet_lang", "cs")
     page = client.post("/join", data={"code": code, "name": name})
     assert czech in unescape(page.text)
+
+
+@pytest.mark.parametrize(
+    ("lang", "bot"), [("en", "Bot 1"), ("cs", "Bot 1"), ("ru", "Бот 1"), ("hr", "Bot 1")]
+)
+@pytest.mark.parametrize("game", ["heirs", "legions", "hidden_leaders"])
+def test_a_bot_is_named_in_the_readers_language(
+    client: TestClient, game: str, lang: str, bot: str
+) -> None:
+    """Issue 16: a Russian board and phone said "Bot 1"; the room still stores the one name,
+    and a human whose seat went to a bot keeps the name they chose."""
+    code, host = new_room(client, game)
+    status, joined = join(client, code, "Ema")
+    assert status == 201
+    assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    assert client.get(f"/api/rooms/{code}").json()["seats"][1]["name"] == "Bot 1"
+    client.cookies.set("pecet_lang", lang)
+    client.cookies.set(f"pecet_seat_{code}", joined["token"])
+    client.cookies.set(f"pecet_host_{code}", host)
+    for page in (client.get(f"/b/{code}").text, client.get(f"/r/{code}").text):
+        text = unescape(page)
+        assert bot in text and "Ema" in text
+        if bot != "Bot 1":
+            assert "Bot 1" not in text

@@ -21,7 +21,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-from app import i18n
+from app import i18n, names
 from engine.core import Rng
 from engine.registry import available_games, get_rules
 from tests.live import current_match, live_room, wait_for
@@ -152,9 +152,13 @@ def test_a_translated_game_shows_no_english_message(
     code, pages, prompts = play_in(client, game, lang)
     phrases.update({text: f"(the engine's prompt) {text}" for text in prompts})
     seen: dict[str, str] = {}
+    with i18n.use_language(lang):
+        bot = names.shown("Bot 1", bot=True)  # the bots' seats are Bot 1, Bot 2, …
     for page in pages:
         assert f'<html lang="{lang}">' in page
         text = readable(page)
+        if bot != "Bot 1":
+            assert "Bot 1" not in text, f"a bot named in English on a {lang} screen"
         for phrase, message in phrases.items():
             if phrase in text:
                 seen.setdefault(message, phrase)
