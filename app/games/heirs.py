@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app import i18n
+from app.content import content_name, content_text
 from app.games import form_values, seat_names
 from engine.core import JSON
 from engine.heirs import RULES
@@ -36,179 +37,58 @@ EXCERPT_RADIUS = 2
 
 
 # ------------------------------------------------------------------ translated names
+# Names and texts of content come from the seeds through one lookup (app/content.py); the
+# words below them (colours, resources, parts of the order sheet) are the screens' own.
 
 
 def variant_name(vid: str) -> str:
-    names = {"elf_per_5": i18n.gettext("Elf per 5 soldiers")}
-    return names.get(vid, vid)
+    return content_name("heirs", "variant", vid)
 
 
 def variant_text(vid: str) -> str:
-    texts = {
-        "elf_per_5": i18n.gettext(
-            "The Elf gets +1 attack and defence for every 5 soldiers instead of every 3."
-        )
-    }
-    return texts.get(vid, "")
+    return content_text("heirs", "variant", vid)
 
 
 def character_name(cid: str) -> str:
-    names = {
-        "knight": i18n.gettext("Knight"),
-        "elf": i18n.gettext("Elf"),
-        "builder": i18n.gettext("Builder"),
-        "seer": i18n.gettext("Seer"),
-        "paladin": i18n.gettext("Paladin"),
-        "thief": i18n.gettext("Thief"),
-        "barbarian": i18n.gettext("Barbarian"),
-        "dwarf": i18n.gettext("Dwarf"),
-        "merchant": i18n.gettext("Merchant"),
-    }
-    return names.get(cid, cid)
+    return content_name("heirs", "character", cid)
 
 
 def character_text(cid: str, variants: Sequence[str] = ()) -> str:
     # The per-soldier divisors are data (seeds/heirs/characters.json) that a variant may
-    # change (H13.1), so the text takes them from the game's own rules.
-    characters = RULES.for_variants(list(variants)).content.characters
-    knight = characters["knight"]["attack_per_soldiers"]
-    elf = characters["elf"]["attack_per_soldiers"]
-    texts = {
-        "knight": i18n.ngettext(
-            "+1 attack for every %(n)s soldier", "+1 attack for every %(n)s soldiers", knight
-        )
-        % {"n": knight},
-        "elf": i18n.ngettext(
-            "+1 attack and defence for every %(n)s soldier; forests +1 person",
-            "+1 attack and defence for every %(n)s soldiers; forests +1 person",
-            elf,
-        )
-        % {"n": elf},
-        "builder": i18n.gettext("buildings 1 gold cheaper; militia +1"),
-        "seer": i18n.gettext("every 3rd round +2 soldiers; one more portrait"),
-        "paladin": i18n.gettext("+5 defence in every battle"),
-        "thief": i18n.gettext("tricks cheaper and never exposed"),
-        "barbarian": i18n.gettext("+5 attack; recruits 2 more"),
-        "dwarf": i18n.gettext("starts with Mine I; Mine +2 gold"),
-        "merchant": i18n.gettext("+1 gold a round, +4 at the start"),
-    }
-    return texts.get(cid, "")
+    # change (H13.1), so the text takes them from the game's own content with its variants.
+    return content_text("heirs", "character", cid, variants)
 
 
 def artifact_name(aid: str) -> str:
-    names = {
-        "sword_of_dawn": i18n.gettext("Sword of Dawn"),
-        "cloak_of_dusk": i18n.gettext("Cloak of Dusk"),
-        "dragon_heart": i18n.gettext("Dragon Heart"),
-        "quiver_of_the_wind": i18n.gettext("Quiver of the Wind"),
-        "signet_ring": i18n.gettext("Signet Ring"),
-        "legacy_of_the_fallen": i18n.gettext("Legacy of the Fallen"),
-        "horn_of_the_wild_hunt": i18n.gettext("Horn of the Wild Hunt"),
-        "chalice_of_plenty": i18n.gettext("Chalice of Plenty"),
-        "crown_of_mist": i18n.gettext("Crown of Mist"),
-        "mirror_of_reflections": i18n.gettext("Mirror of Reflections"),
-        "seers_eye": i18n.gettext("Seer's Eye"),
-        "comets_sight": i18n.gettext("Comet's Sight"),
-    }
-    return names.get(aid, aid)
+    return content_name("heirs", "artifact", aid)
 
 
 def artifact_text(aid: str) -> str:
-    texts = {
-        "sword_of_dawn": i18n.gettext("attack +20 %"),
-        "cloak_of_dusk": i18n.gettext("defence +20 %"),
-        "dragon_heart": i18n.gettext("attack and defence +10 %"),
-        "quiver_of_the_wind": i18n.gettext("attack +10 %, +2 people a round"),
-        "signet_ring": i18n.gettext("defence +10 %, +2 gold a round"),
-        "legacy_of_the_fallen": i18n.gettext("one Sign fewer needed for the Axis"),
-        "horn_of_the_wild_hunt": i18n.gettext("+1 soldier a round"),
-        "chalice_of_plenty": i18n.gettext("recruit 2 more"),
-        "crown_of_mist": i18n.gettext("settling 2 people cheaper"),
-        "mirror_of_reflections": i18n.gettext("may reflect a trick aimed at you"),
-        "seers_eye": i18n.gettext("shows the strength of neighbouring heirs"),
-        "comets_sight": i18n.gettext("reveals a sibling's starting artifact"),
-    }
-    return texts.get(aid, "")
+    return content_text("heirs", "artifact", aid)
 
 
 def omen_name(oid: str | None) -> str:
-    names = {
-        "blood_moon": i18n.gettext("Blood Moon"),
-        "settlers": i18n.gettext("Settlers"),
-        "harvest": i18n.gettext("Harvest"),
-        "storm": i18n.gettext("Storm over the Reflections"),
-        "builders_day": i18n.gettext("Builders' Day"),
-        "quiet_night": i18n.gettext("Quiet Night"),
-        "comet": i18n.gettext("Comet"),
-    }
-    return names.get(oid or "", oid or "")
+    return content_name("heirs", "omen", oid)
 
 
 def omen_text(oid: str | None) -> str:
-    texts = {
-        "blood_moon": i18n.gettext("+5 attack in every battle"),
-        "settlers": i18n.gettext("settling costs half"),
-        "harvest": i18n.gettext("everybody may recruit 2 more"),
-        "storm": i18n.gettext("conquered fields yield nothing"),
-        "builders_day": i18n.gettext("buildings cost half"),
-        "quiet_night": i18n.gettext("nothing special"),
-        "comet": i18n.gettext("comet shards fall on the map"),
-    }
-    return texts.get(oid or "", "")
+    return content_text("heirs", "omen", oid)
 
 
 def trick_name(card: str) -> str:
-    names = {
-        "bribery": i18n.gettext("Bribery"),
-        "spy": i18n.gettext("Spy"),
-        "curse": i18n.gettext("Curse"),
-        "new_portrait": i18n.gettext("New portrait"),
-        "quick_recruitment": i18n.gettext("Quick recruitment"),
-        "hired_knights": i18n.gettext("Hired knights"),
-        "mercenaries": i18n.gettext("Mercenaries"),
-        "war_cry": i18n.gettext("War cry"),
-        "shield_of_the_seal": i18n.gettext("Shield of the Seal"),
-        "shadow_path": i18n.gettext("Shadow path"),
-    }
-    return names.get(card, card)
+    return content_name("heirs", "trick", card)
 
 
 def trick_text(card: str) -> str:
-    texts = {
-        "bribery": i18n.gettext("2 of the target's soldiers join you (uses the portrait)"),
-        "spy": i18n.gettext("see the target's soldiers, abilities and Walls"),
-        "curse": i18n.gettext("the target loses 2 soldiers (uses the portrait)"),
-        "new_portrait": i18n.gettext("gain a portrait of a sibling"),
-        "quick_recruitment": i18n.gettext("+2 soldiers and +4 people"),
-        "hired_knights": i18n.gettext("+3 soldiers"),
-        "mercenaries": i18n.gettext("+5 soldiers"),
-        "war_cry": i18n.gettext("+8 attack in your battles this round"),
-        "shield_of_the_seal": i18n.gettext("+8 defence in your battles this round"),
-        "shadow_path": i18n.gettext("one extra step one ring inwards"),
-    }
-    return texts.get(card, "")
+    return content_text("heirs", "trick", card)
 
 
 def building_name(bid: str) -> str:
-    names = {
-        "farm": i18n.gettext("Farm"),
-        "mine": i18n.gettext("Mine"),
-        "academy": i18n.gettext("Academy"),
-        "barracks": i18n.gettext("Barracks"),
-        "walls": i18n.gettext("Walls"),
-        "market": i18n.pgettext("heirs", "Market"),
-    }
-    return names.get(bid, bid)
+    return content_name("heirs", "building", bid)
 
 
 def ability_name(aid: str) -> str:
-    names = {
-        "attack": i18n.gettext("Attack"),
-        "defense": i18n.gettext("Defense"),
-        "leadership": i18n.gettext("Leadership"),
-        "mysticism": i18n.gettext("Mysticism"),
-    }
-    return names.get(aid, aid)
+    return content_name("heirs", "ability", aid)
 
 
 def colour_name(colour: str | None) -> str:
@@ -1367,15 +1247,19 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
     options = payload.get("options") or {}
     timer = options.get("timer")
     ctx["timer"] = timer
-    ctx["timer_rule"] = (
-        i18n.gettext(
+    # A phone's own timer: the host may give its seat more time, or no limit (H5.4).
+    you = payload.get("you") or {}
+    factor = you.get("time_factor", 1.0) if seat is not None else 1.0
+    if timer and factor is None:
+        ctx["timer_rule"] = i18n.gettext("No time limit for you: take the time you need.")
+    elif timer:
+        seconds = timer * factor if isinstance(factor, int | float) else timer
+        ctx["timer_rule"] = i18n.gettext(
             "Timer %(seconds)s s: if you have not sealed when it runs out, your heir stays "
             "where it stands, settles if it can, and does nothing else."
-        )
-        % {"seconds": timer}
-        if timer
-        else ""
-    )
+        ) % {"seconds": f"{seconds:g}"}
+    else:
+        ctx["timer_rule"] = ""
     ctx["rounds_option"] = options.get("rounds", 12)
     chosen = set(options.get("variants") or [])
     ctx["lobby_variants"] = [

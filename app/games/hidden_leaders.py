@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app import i18n
+from app.content import content_name
 from app.games import form_values, seat_names
 from engine.core import JSON
 
@@ -16,13 +17,7 @@ FACTION_ORDER = ("IA", "HT", "WF", "UD")
 
 def faction_name(faction: str) -> str:
     """The faction's name in the current language (L1.1)."""
-    names = {
-        "IA": i18n.gettext("Imperial Army"),
-        "HT": i18n.gettext("Hill Tribes"),
-        "WF": i18n.gettext("Water Folk"),
-        "UD": i18n.gettext("Undead"),
-    }
-    return names.get(faction, faction)
+    return content_name("hidden_leaders", "faction", faction)
 
 
 def card_strength(card_id: str) -> int:

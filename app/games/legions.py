@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app import i18n
+from app.content import content_name, content_text
 from app.games import form_values, seat_names
 from engine.core import JSON
 
@@ -29,131 +30,39 @@ FORM_ACTION = "legions"
 
 
 def side_name(side: str | None) -> str:
-    names = {"necro": i18n.gettext("Necro-camp"), "king": i18n.gettext("King")}
-    return names.get(side or "", side or "")
+    return content_name("legions", "side", side)
 
 
 def location_name(loc: str | None) -> str:
-    names = {
-        "Y": i18n.gettext("Market"),
-        "R": i18n.gettext("Barracks"),
-        "B": i18n.gettext("Palace"),
-        "P": i18n.gettext("Tower"),
-        "G": i18n.gettext("Fields"),
-    }
-    return names.get(loc or "", loc or "")
+    return content_name("legions", "location", loc)
 
 
 def guild_name(guild: str | None) -> str:
-    names = {
-        "yellow": i18n.gettext("Merchants"),
-        "red": i18n.gettext("Soldiers"),
-        "blue": i18n.gettext("Politicians"),
-        "purple": i18n.gettext("Mages"),
-        "green": i18n.gettext("Farmers"),
-        "white": i18n.gettext("Ambassadors"),
-    }
-    return names.get(guild or "", guild or "")
+    return content_name("legions", "guild", guild)
 
 
 def effect_name(loc: str) -> str:
-    names = {
-        "Y": i18n.gettext("Profit"),
-        "R": i18n.gettext("Shield"),
-        "B": i18n.gettext("Banner"),
-        "P": i18n.gettext("Foresight"),
-        "G": i18n.gettext("Rally"),
-    }
-    return names.get(loc, loc)
+    return content_name("legions", "effect", loc)
 
 
 def effect_text(loc: str) -> str:
-    texts = {
-        "Y": i18n.gettext("This token is worth 4 VP instead of 2."),
-        "R": i18n.gettext("When an attack hits you, keep one legion there face up."),
-        "B": i18n.gettext("The holder controls 1 banner."),
-        "P": i18n.gettext("The holder may look at the face-down row legion."),
-        "G": i18n.gettext("When you collect, collect all your routed legions there."),
-    }
-    return texts.get(loc, "")
+    return content_text("legions", "effect", loc)
 
 
 def hero_name(hero_id: str) -> str:
-    names = {
-        "H01": i18n.gettext("Moneylender"),
-        "H02": i18n.gettext("Tax Collector"),
-        "H03": i18n.gettext("Caravan Master"),
-        "H04": i18n.gettext("Broker"),
-        "H05": i18n.gettext("Veteran"),
-        "H06": i18n.gettext("Warlord"),
-        "H07": i18n.gettext("Captain"),
-        "H08": i18n.gettext("Sentinel"),
-        "H09": i18n.gettext("Senator"),
-        "H10": i18n.gettext("Chancellor"),
-        "H11": i18n.gettext("Speaker"),
-        "H12": i18n.gettext("Envoy"),
-        "H13": i18n.gettext("Arcanist"),
-        "H14": i18n.gettext("Channeler"),
-        "H15": i18n.gettext("Oracle"),
-        "H16": i18n.gettext("Hexer"),
-        "H17": i18n.gettext("Shepherd"),
-        "H18": i18n.gettext("Steward"),
-        "H19": i18n.gettext("Harvester"),
-        "H20": i18n.gettext("Sower"),
-    }
-    return names.get(hero_id, hero_id)
+    return content_name("legions", "hero", hero_id)
 
 
 def hero_power(hero_id: str) -> str:
-    texts = {
-        "H02": i18n.gettext("Take the yellow majority token."),
-        "H03": i18n.gettext("Swap a legion from your hand with a face-up row legion."),
-        "H04": i18n.gettext("Look at the top 3 legions of the deck and reorder them."),
-        "H06": i18n.gettext("Take the red majority token."),
-        "H07": i18n.gettext("Rout all the opponent's face-up legions at one location."),
-        "H08": i18n.gettext("Turn up all your routed legions at one location."),
-        "H11": i18n.gettext("Take the blue majority token."),
-        "H12": i18n.gettext("Move one of your face-up legions to another location."),
-        "H14": i18n.gettext("Take the purple majority token."),
-        "H15": i18n.gettext("Look at the opponent's hand and the face-down row legion."),
-        "H16": i18n.gettext("Rout one of the opponent's face-up legions."),
-        "H18": i18n.gettext("Take the green majority token."),
-        "H19": i18n.gettext("Turn up all your routed legions everywhere."),
-        "H20": i18n.gettext("Place a legion from your hand, then draw one."),
-    }
-    return texts.get(hero_id, "")
+    return content_text("legions", "hero", hero_id)
 
 
 def stratagem_name(stratagem_id: str | None) -> str:
-    names = {
-        "N1": i18n.gettext("Rise of the Dead"),
-        "N2": i18n.gettext("Night Terror"),
-        "N3": i18n.gettext("Dread"),
-        "K1": i18n.gettext("Shield Wall"),
-        "K2": i18n.gettext("Royal Summons"),
-        "K3": i18n.gettext("Royal Decree"),
-    }
-    return names.get(stratagem_id or "", stratagem_id or "")
+    return content_name("legions", "stratagem", stratagem_id)
 
 
 def stratagem_text(stratagem_id: str | None) -> str:
-    texts = {
-        "N1": i18n.gettext("Turn face up all your routed legions at one location."),
-        "N2": i18n.gettext(
-            "After your step 1: rout all the opponent's face-up legions where you placed "
-            "your revealed legion."
-        ),
-        "N3": i18n.gettext("Return one majority token held by the opponent to neutral."),
-        "K1": i18n.gettext("Until the end of this turn none of your legions can be routed."),
-        "K2": i18n.gettext(
-            "In your step 2, recruit with only 2 face-up legions at one location; both go "
-            "under the hero."
-        ),
-        "K3": i18n.gettext(
-            "At this turn's end you win every tied location where you have a face-up legion."
-        ),
-    }
-    return texts.get(stratagem_id or "", "")
+    return content_text("legions", "stratagem", stratagem_id)
 
 
 def reward_text(vp: int, banner: bool) -> str:

@@ -196,11 +196,10 @@ class HeirsRules(HeirsEngine):
     # -- variants (H13.1) --------------------------------------------------------------------
 
     def available_variants(self) -> list[JSON]:
-        """H13.1: the variants a host may turn on, in the lobby's order: each with its id and,
-        per language (``en``, ``cs``), its ``name`` and ``text`` (what it changes)."""
+        """H13.1: the variants a host may turn on, in the lobby's order: each with its id, its
+        English ``name`` and ``text`` (what it changes); screens translate them by id."""
         return [
-            {"id": v["id"], "en": dict(v["en"]), "cs": dict(v["cs"])}
-            for v in variant_table().values()
+            {"id": v["id"], "name": v["name"], "text": v["text"]} for v in variant_table().values()
         ]
 
     def for_variants(self, variants: object) -> HeirsRules:

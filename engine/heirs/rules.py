@@ -184,7 +184,7 @@ class Step:
                 self.fail(
                     "trick",
                     f"NOT_ENOUGH_{resource.upper()}",
-                    f"Not enough {resource} for {card['en']} ({amount} needed).",
+                    f"Not enough {resource} for {card['name']} ({amount} needed).",
                 )
                 return
         for resource, amount in cost.items():

@@ -57,10 +57,11 @@ class Leader:
 class Faction:
     id: str
     colour: str
-    names: tuple[tuple[str, str], ...]
+    name: str
+    """The English name; a screen shows it through the catalogs (``app.content``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "colour": self.colour, "names": dict(self.names)}
+        return {"id": self.id, "colour": self.colour}
 
 
 class Cards:
@@ -148,7 +149,7 @@ def cards_from_json(raw: Mapping[str, Any]) -> Cards:
         Faction(
             id=str(f["id"]),
             colour=str(f["colour"]),
-            names=tuple((str(k), str(v)) for k, v in dict(f["names"]).items()),
+            name=str(f["name"]),
         )
         for f in raw["factions"]
     )

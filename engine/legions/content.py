@@ -17,9 +17,7 @@ WHITE = "white"
 class Location:
     id: str
     guild: str
-    guild_name: str
     name: str
-    name_ru: str
     effect: str
     effect_name: str
     effect_text: str
@@ -45,7 +43,6 @@ class Hero:
     guild: str
     location: str
     name: str
-    name_ru: str
     power: str | None
     token: str | None
     power_text: str
@@ -58,7 +55,6 @@ class Stratagem:
     id: str
     side: str
     name: str
-    name_ru: str
     timing: str
     text: str
 
@@ -67,7 +63,6 @@ class Stratagem:
 class Side:
     id: str
     name: str
-    name_ru: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +73,8 @@ class Content:
     heroes: dict[str, Hero]
     stratagems: dict[str, Stratagem]
     sides: dict[str, Side]
+    guild_names: dict[str, str]
+    """The English name of each guild colour (G1.3), white's Ambassadors too."""
 
     def stratagems_of(self, side: str) -> list[str]:
         return [s.id for s in self.stratagems.values() if s.side == side]
@@ -90,9 +87,7 @@ def load_content() -> Content:
         raw["id"]: Location(
             id=raw["id"],
             guild=raw["guild"],
-            guild_name=raw["guild_name"],
             name=raw["name"],
-            name_ru=raw["name_ru"],
             effect=raw["effect"],
             effect_name=raw["effect_name"],
             effect_text=raw["effect_text"],
@@ -104,13 +99,13 @@ def load_content() -> Content:
     location_of_guild = {loc.guild: loc.id for loc in locations.values()}
 
     legion_seed = load_seed("legions/legions.json")
-    guild_names: dict[str, list[str]] = legion_seed["guild_names"]
+    guild_names: dict[str, str] = legion_seed["guild_names"]
     legions = {
         raw["id"]: LegionCard(
             id=raw["id"],
             number=int(raw["number"]),
             guild=raw["guild"],
-            guild_name=guild_names[raw["guild"]][0],
+            guild_name=guild_names[raw["guild"]],
             vp=int(raw["vp"]),
             banner=bool(raw["banner"]),
             location=None if raw["guild"] == WHITE else location_of_guild[raw["guild"]],
@@ -127,7 +122,6 @@ def load_content() -> Content:
             guild=raw["guild"],
             location=location_of_guild[raw["guild"]],
             name=raw["name"],
-            name_ru=raw["name_ru"],
             power=raw["power"],
             token=raw["token"],
             power_text=raw["power_text"],
@@ -142,16 +136,12 @@ def load_content() -> Content:
             id=raw["id"],
             side=raw["side"],
             name=raw["name"],
-            name_ru=raw["name_ru"],
             timing=raw["timing"],
             text=raw["text"],
         )
         for raw in strat_seed["stratagems"]
     }
-    sides = {
-        raw["id"]: Side(id=raw["id"], name=raw["name"], name_ru=raw["name_ru"])
-        for raw in strat_seed["sides"]
-    }
+    sides = {raw["id"]: Side(id=raw["id"], name=raw["name"]) for raw in strat_seed["sides"]}
     if set(sides) != {NECRO, KING}:
         raise ValueError("stratagems.json: the sides must be necro and king (G2.3)")
     return Content(
@@ -161,4 +151,5 @@ def load_content() -> Content:
         heroes=heroes,
         stratagems=stratagems,
         sides=sides,
+        guild_names=dict(guild_names),
     )

@@ -152,10 +152,14 @@ def test_l1_1_faction_table() -> None:
     table = CARDS.factions_json()
     assert [f["id"] for f in table] == ["IA", "HT", "WF", "UD"]
     assert [f["colour"] for f in table] == ["red", "green", "blue", "black"]
-    assert table[0]["names"]["en"] == "Imperial Army"
-    assert table[1]["names"]["hr"] == "Brdska plemena"
-    assert table[2]["names"]["ru"] == "Водные Люди"
-    assert all(set(f["names"]) == {"en", "cs", "hr", "ru"} for f in table)
+    # Views carry ids, never names (issue 16.3): screens name a faction in their language.
+    assert all(set(f) == {"id", "colour"} for f in table)
+    assert [f.name for f in CARDS.factions] == [
+        "Imperial Army",
+        "Hill Tribes",
+        "Water Folk",
+        "Undead",
+    ]
 
 
 def test_l1_2_twenty_eight_heroes_seven_per_faction() -> None:

@@ -1,0 +1,227 @@
+"""Names and texts of game content, in the reader's language: one lookup for every screen.
+
+The engines name content by id only (``"H15"``, ``"sword_of_dawn"``, ``"IA"``). The English
+name and text of each id live in ``seeds/``, read by the engine's own content loaders; the
+translations live in the catalogs (``locale/``), each under a message context naming the game
+and the kind of content (``"legions hero"``, ``"heirs artifact"``), so the same English word
+in two games or two roles ("Market", "Oracle") can be translated apart.
+
+:func:`content_name` and :func:`content_text` turn an id into words; :func:`extract_seeds` is
+the Babel extraction method (``babel.cfg``) that puts every name and text of the seeds into
+the catalogs, so translators see them beside the rest of the game's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from app import i18n
+from engine.seeds import SEEDS_DIR
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """The English of one content item. A text that counts something has a plural form and
+    the number it counts (``%(n)s``), which a variant may change (H13.1)."""
+
+    name: str
+    text: str = ""
+    text_plural: str = ""
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One kind of content of one game: the seed file it comes from and its entries by id,
+    read from the game's content (with the named variants applied, where the game has any)."""
+
+    game: str
+    kind: str
+    seed: str
+    entries: Callable[[tuple[str, ...]], dict[str, Entry]]
+
+    @property
+    def context(self) -> str:
+        return f"{self.game} {self.kind}"
+
+
+# ------------------------------------------------------------------ reading the content
+
+
+def _heirs(variants: tuple[str, ...]) -> Any:
+    from engine.heirs import RULES
+
+    return RULES.for_variants(list(variants)).content
+
+
+def _heirs_entry(raw: Mapping[str, Any]) -> Entry:
+    counted = raw.get("text_number")
+    return Entry(
+        name=raw["name"],
+        text=raw.get("text", ""),
+        text_plural=raw.get("text_plural", ""),
+        number=int(raw[counted]) if counted else 0,
+    )
+
+
+def _heirs_items(attribute: str) -> Callable[[tuple[str, ...]], dict[str, Entry]]:
+    def entries(variants: tuple[str, ...]) -> dict[str, Entry]:
+        items: Mapping[str, Mapping[str, Any]] = getattr(_heirs(variants), attribute)
+        return {item_id: _heirs_entry(raw) for item_id, raw in items.items()}
+
+    return entries
+
+
+def _heirs_variants(variants: tuple[str, ...]) -> dict[str, Entry]:
+    from engine.heirs.content import variant_table
+
+    return {vid: Entry(v["name"], v["text"]) for vid, v in variant_table().items()}
+
+
+def _legions() -> Any:
+    from engine.legions import RULES
+
+    return RULES.content
+
+
+def _legions_sides(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {side.id: Entry(side.name) for side in _legions().sides.values()}
+
+
+def _legions_guilds(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {guild: Entry(name) for guild, name in _legions().guild_names.items()}
+
+
+def _legions_locations(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {loc.id: Entry(loc.name) for loc in _legions().locations.values()}
+
+
+def _legions_effects(variants: tuple[str, ...]) -> dict[str, Entry]:
+    """A location's majority-token effect (G1.2), by the location's id."""
+    return {
+        loc.id: Entry(loc.effect_name, loc.effect_text) for loc in _legions().locations.values()
+    }
+
+
+def _legions_heroes(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {h.id: Entry(h.name, h.power_text) for h in _legions().heroes.values()}
+
+
+def _legions_stratagems(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {s.id: Entry(s.name, s.text) for s in _legions().stratagems.values()}
+
+
+def _hidden_leaders_factions(variants: tuple[str, ...]) -> dict[str, Entry]:
+    from engine.hidden_leaders.cards import default_cards
+
+    return {f.id: Entry(f.name) for f in default_cards().factions}
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("heirs", "character", "heirs/characters.json", _heirs_items("characters")),
+    Kind("heirs", "artifact", "heirs/artifacts.json", _heirs_items("artifact_effects")),
+    Kind("heirs", "omen", "heirs/omens.json", _heirs_items("omens")),
+    Kind("heirs", "trick", "heirs/tricks.json", _heirs_items("cards")),
+    Kind("heirs", "building", "heirs/buildings.json", _heirs_items("buildings")),
+    Kind("heirs", "ability", "heirs/abilities.json", _heirs_items("abilities")),
+    Kind("heirs", "variant", "heirs/variants.json", _heirs_variants),
+    Kind("legions", "side", "legions/stratagems.json", _legions_sides),
+    Kind("legions", "guild", "legions/legions.json", _legions_guilds),
+    Kind("legions", "location", "legions/locations.json", _legions_locations),
+    Kind("legions", "effect", "legions/locations.json", _legions_effects),
+    Kind("legions", "hero", "legions/heroes.json", _legions_heroes),
+    Kind("legions", "stratagem", "legions/stratagems.json", _legions_stratagems),
+    Kind("hidden_leaders", "faction", "hidden_leaders/cards.json", _hidden_leaders_factions),
+)
+"""Every kind of content a screen names. A label in the seeds that no screen shows (a trick
+group's, a map ring's) is kept as ``_name``: a note for whoever edits the data, not a message."""
+
+_KIND: dict[tuple[str, str], Kind] = {(k.game, k.kind): k for k in KINDS}
+
+
+@cache
+def entries(game: str, kind: str, variants: tuple[str, ...] = ()) -> dict[str, Entry]:
+    """The English of every item of one kind, by id (shared: do not mutate)."""
+    return _KIND[(game, kind)].entries(variants)
+
+
+# ------------------------------------------------------------------ the lookup
+
+
+def content_name(game: str, kind: str, item_id: str | None, variants: Sequence[str] = ()) -> str:
+    """The name of a content item in the current language (``i18n.use_language``); an
+    unknown id is shown as itself."""
+    entry = entries(game, kind, tuple(variants)).get(item_id or "")
+    if entry is None:
+        return item_id or ""
+    context = f"{game} {kind}"
+    return i18n.pgettext(context, entry.name)
+
+
+def content_text(game: str, kind: str, item_id: str | None, variants: Sequence[str] = ()) -> str:
+    """What a content item does, in the current language, with the numbers of the game's
+    variants (H13.1: the Elf's soldiers per point); ``""`` for an item without a text."""
+    entry = entries(game, kind, tuple(variants)).get(item_id or "")
+    if entry is None or not entry.text:
+        return ""
+    context = f"{game} {kind}"
+    if entry.text_plural:
+        text = i18n.npgettext(context, entry.text, entry.text_plural, entry.number)
+        return text % {"n": entry.number}
+    return i18n.pgettext(context, entry.text)
+
+
+# ------------------------------------------------------------------ the extractor
+
+
+Extracted = tuple[int, str, tuple[str, ...], list[str]]
+
+
+def seed_messages() -> Iterator[tuple[Kind, str, str, tuple[str, ...]]]:
+    """Every message of the seeds: its kind, the item's id, what it is (``name`` or ``text``)
+    and the message (one text, or singular and plural). Texts a variant words differently
+    are messages too."""
+    from engine.heirs.content import variant_table
+
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    variant_sets = [(), *((vid,) for vid in variant_table())]
+    for kind in KINDS:
+        for variants in variant_sets if kind.game == "heirs" else [()]:
+            for item_id, entry in entries(kind.game, kind.kind, variants).items():
+                found: list[tuple[str, tuple[str, ...]]] = [("name", (entry.name,))]
+                if entry.text_plural:
+                    found.append(("text", (entry.text, entry.text_plural)))
+                elif entry.text:
+                    found.append(("text", (entry.text,)))
+                for what, message in found:
+                    if (kind.context, message) not in seen:
+                        seen.add((kind.context, message))
+                        yield kind, item_id, what, message
+
+
+def extract_seeds(
+    fileobj: BinaryIO, keywords: object, comment_tags: object, options: object
+) -> Iterator[Extracted]:
+    """Babel's extraction method for ``seeds/**.json`` (``babel.cfg``): the names and texts
+    of the content read from this file, each under its context (``"legions hero"``) with the
+    item's id as the translator's comment."""
+    path = Path(getattr(fileobj, "name", "")).resolve()
+    try:
+        relative = path.relative_to(SEEDS_DIR).as_posix()
+    except ValueError:
+        return
+    lines = fileobj.read().decode("utf-8").splitlines()
+    for kind, item_id, what, message in seed_messages():
+        if kind.seed != relative:
+            continue
+        lineno = next(
+            (n for n, line in enumerate(lines, 1) if f'"{item_id}"' in line),
+            1,
+        )
+        comment = [f"{what} of {kind.game} {kind.kind} {item_id}"]
+        function = "npgettext" if len(message) == 2 else "pgettext"
+        yield lineno, function, (kind.context, *message), comment
