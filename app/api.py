@@ -183,6 +183,38 @@ class Pause(BaseModel):
     paused: bool
 
 
+TIME_FACTORS = (1, 1.5, 2, 3)
+"""How much more time the host may give one seat (the room service checks it too)."""
+
+
+def _time_factor(value: float | None) -> float | None:
+    if value is not None and value not in TIME_FACTORS:
+        raise ValueError("give 1, 1.5, 2 or 3 (times the timer), or null for no limit")
+    return value
+
+
+TimeFactor = Annotated[
+    float | None,
+    AfterValidator(_time_factor),
+    Field(json_schema_extra={"enum": [*TIME_FACTORS, None]}),
+]
+
+
+class MoreTime(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    factor: TimeFactor = Field(
+        description="The seat's deadline is the round's start plus the sealing timer times "
+        "this: 1 (normal), 1.5, 2 or 3; null: no limit for this seat."
+    )
+
+
+class Timer(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    timer: int | None = Field(
+        ge=1, le=3600, description="The sealing timer in seconds (H5.4); null turns it off."
+    )
+
+
 class Options(BaseModel):
     """The room's options after a change."""
 
@@ -266,6 +298,11 @@ class SeatPublic(BaseModel):
     away_since: str | None = Field(
         default=None, description="Since when the seat has had no phone (ISO 8601, UTC)."
     )
+    time_factor: float | None = Field(
+        default=1.0,
+        description="The host's more time for this seat: its sealing deadline is the round's "
+        "start plus the timer times this (1, 1.5, 2 or 3); null: no limit for this seat.",
+    )
 
 
 class RoomView(BaseModel):
@@ -328,7 +365,8 @@ class BoardView(RoomView):
 
 
 class SeatView(RoomView):
-    """One seat's private view: its own secrets, never another seat's."""
+    """One seat's private view: its own secrets, never another seat's. Its `deadline` and
+    `timer_left` are the seat's own (the host may give it more time than the room)."""
 
     you: dict[str, Any]
     prompt: dict[str, Any] | None = Field(
@@ -471,6 +509,28 @@ async def set_options(code: str, body: GameOptions, rooms: Service, token: Token
     """Host, in the lobby: change options (e.g. `{"timer": 90}`, Heirs' `{"rounds": 10}`);
     a key set to null goes back to its default."""
     return Options(options=await rooms.set_options(code, token, body))
+
+
+@router.post("/rooms/{code}/seats/{seat}/time", responses=ERRORS)
+async def more_time(
+    code: str, seat: PathNumber, body: MoreTime, rooms: Service, token: Token
+) -> Ok:
+    """Host, in the lobby or during a game: more time for one player's seat (`{"factor": 2}`:
+    twice the room's sealing timer; `{"factor": null}`: no limit for that seat). A seat runs
+    out of time at the round's start plus the timer times its factor, and only then gets its
+    default order (H5.4); a change mid-round counts for the round under way. 404 for no such
+    seat, 409 for a bot's seat, 422 for any other factor."""
+    await rooms.set_time_factor(code, token, seat, body.factor)
+    return Ok()
+
+
+@router.post("/rooms/{code}/timer", responses=ERRORS)
+async def set_timer(code: str, body: Timer, rooms: Service, token: Token) -> Ok:
+    """Host, in the lobby or during a game: set the room's sealing timer (`{"timer": 120}`)
+    or turn it off (`{"timer": null}`). Mid-round the round keeps its start: a longer timer
+    moves every deadline on by the difference, a timer turned on starts whole now."""
+    await rooms.set_timer(code, token, body.timer)
+    return Ok()
 
 
 @router.post("/rooms/{code}/pause", responses=ERRORS)

@@ -47,6 +47,9 @@ class SeatInfo:
     token_hash: str
     row_id: int
     pin: str = ""
+    time_factor: float | None = 1.0
+    """The host's "more time" for this seat: its sealing deadline is the round's start plus
+    the timer times this; None: no limit for this seat (H5.4)."""
     sockets: int = 0
     """Phone sockets open for this seat now, in this process."""
     elsewhere: int = 0
@@ -77,6 +80,7 @@ class SeatInfo:
             "bot_style": self.bot_style if self.is_bot else None,
             "connected": self.connected,
             "away_since": None if self.connected else self.away_since.isoformat(),
+            "time_factor": self.time_factor,
         }
 
 
@@ -192,6 +196,23 @@ class LiveMatch:
         value = self.options.get("timer")
         return float(value) if isinstance(value, int | float) and value > 0 else None
 
+    def deadline_for(self, factor: float | None) -> datetime | None:
+        """When a seat with ``factor`` times the timer runs out of time this round: the
+        round's start plus the timer times the factor (the room's ``deadline_at`` is factor
+        1). None while paused, without a timer, or with no limit for the seat."""
+        timer = self.timer
+        if timer is None or factor is None or self.deadline_at is None:
+            return None
+        return self.deadline_at + timedelta(seconds=timer * (factor - 1))
+
+    def time_left_for(self, factor: float | None) -> float | None:
+        """What a seat with ``factor`` has left while the clock is paused (``timer_left`` is
+        the room's, below zero once the room's time ran out before the pause)."""
+        timer = self.timer
+        if timer is None or factor is None or self.timer_left is None:
+            return None
+        return self.timer_left + timer * (factor - 1)
+
 
 @dataclass(slots=True)
 class LiveRoom:
@@ -251,6 +272,36 @@ class LiveRoom:
             for engine_seat, position in enumerate(match.players)
             if self.rules.prompt(match.state, engine_seat) is not None
         ]
+
+    def next_deadline(self) -> datetime | None:
+        """The earliest deadline of a seat still deciding (each has its own: H5.4 per seat);
+        None when none of them has a limit. The board counts down to it: once the others'
+        time is up, to the deadline of a player given more time."""
+        match = self.match
+        if match is None or match.status != "playing" or match.deadline_at is None:
+            return None
+        deciding = set(self.to_act())
+        deadlines = [
+            deadline
+            for seat in self.seats
+            if seat.position in deciding
+            and (deadline := match.deadline_for(seat.time_factor)) is not None
+        ]
+        return min(deadlines, default=None)
+
+    def next_time_left(self) -> float | None:
+        """While the clock is paused: the least time a seat still deciding has left."""
+        match = self.match
+        if match is None or match.status != "playing" or match.timer_left is None:
+            return None
+        deciding = set(self.to_act())
+        left = [
+            seconds
+            for seat in self.seats
+            if seat.position in deciding
+            and (seconds := match.time_left_for(seat.time_factor)) is not None
+        ]
+        return min(left, default=None)
 
     def seat_limits(self) -> tuple[int, int]:
         """How many players may sit down: the game's range, or what every game of the
@@ -421,6 +472,7 @@ def seat_info_of(seat: Seat, away_after: timedelta) -> SeatInfo:
         token_hash=seat.token_hash,
         row_id=seat.id,
         pin=seat.pin,
+        time_factor=seat.time_factor,
         away_after=away_after,
     )
 

@@ -58,6 +58,9 @@ class Seat(SQLModel, table=True):
     lang: str = Field(default="en", max_length=8)
     pin: str = Field(default="", max_length=8)
     """4 digits that let the player take this seat back from another phone; empty for bots."""
+    time_factor: float | None = 1.0
+    """The host's "more time" for this seat: its sealing deadline is the round's start plus
+    the timer times this (1, 1.5, 2 or 3); None: no limit for this seat (H5.4)."""
     joined_at: datetime = Field(default_factory=utcnow)
 
 

@@ -1005,6 +1005,10 @@ def _refusal_texts() -> dict[str, str]:
         "tournament_over": i18n.gettext("The tournament is over."),
         "bad_token": i18n.gettext("This seat's token is not valid here."),
         "render_failed": i18n.gettext("The page could not be drawn; reload it."),
+        "not_host": i18n.gettext("Only the host can do this."),
+        "bad_time": i18n.gettext("More time is ×1.5, ×2 or ×3, or no limit."),
+        "bot_seat": i18n.gettext("A bot needs no more time."),
+        "bad_options": i18n.gettext("Those settings do not fit this game."),
     }
 
 
@@ -1173,6 +1177,10 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
             await rooms.set_options(code, token, params.get("options") or {})
         elif action == "kick":
             await rooms.kick(code, token, params["seat"])
+        elif action == "time":
+            await rooms.set_time_factor(code, token, params["seat"], params["factor"])
+        elif action == "timer":
+            await rooms.set_timer(code, token, params["timer"])
         elif action == "move":
             await rooms.move_seat(code, token, params["seat"], params["to"])
         elif action == "again":
@@ -1184,11 +1192,10 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
         elif action == "standings":
             await rooms.set_standings(code, token, bool(params.get("shown")))
     except RoomError as refusal:
+        detail = translate_room_error(refusal, request_language(request))
         if request.headers.get("HX-Request"):
-            return PlainTextResponse(refusal.detail, status_code=refusal.status)
-        return page(
-            request, "missing.html", status_code=refusal.status, code=code, detail=refusal.detail
-        )
+            return PlainTextResponse(detail, status_code=refusal.status)
+        return page(request, "missing.html", status_code=refusal.status, code=code, detail=detail)
     if request.headers.get("HX-Request"):
         return Response(status_code=204)
     return RedirectResponse(f"/b/{code}", status_code=303)
@@ -1226,6 +1233,28 @@ async def board_options(request: Request, code: str) -> Response:
 @router.post("/b/{code}/seats/{seat}/kick")
 async def board_kick(request: Request, code: str, seat: int) -> Response:
     return await host_action(request, code, "kick", seat=seat)
+
+
+@router.post("/b/{code}/seats/{seat}/time")
+async def board_more_time(
+    request: Request, code: str, seat: int, factor: str = Form("1")
+) -> Response:
+    """The host's "more time" for one seat: 1, 1.5, 2 or 3 times the timer, or ``none``."""
+    chosen: float | None = None
+    if factor != "none":
+        try:
+            chosen = float(factor)
+        except ValueError:
+            chosen = -1.0  # refused by the room service, with its reason
+    return await host_action(request, code, "time", seat=seat, factor=chosen)
+
+
+@router.post("/b/{code}/timer")
+async def board_timer(request: Request, code: str, timer: str = Form("")) -> Response:
+    """The host's sealing timer during a game: seconds, or empty to turn it off."""
+    text = timer.strip()
+    seconds = int(text) if text.isascii() and text.isdigit() else (-1 if text else None)
+    return await host_action(request, code, "timer", timer=seconds)
 
 
 @router.post("/b/{code}/seats/{seat}/move")

@@ -154,6 +154,7 @@ class Payloads:
             "lang": seat.lang,
             "player": engine_seat,
             "pin": seat.pin,
+            "time_factor": seat.time_factor,
         }
         if match is None:
             payload.update(
@@ -174,6 +175,11 @@ class Payloads:
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
         payload["prediction"] = self._prediction_offer(live, seat)
+        if engine_seat is not None:  # its own countdown: the host may give it more time
+            deadline = match.deadline_for(seat.time_factor)
+            left = match.time_left_for(seat.time_factor)
+            payload["deadline"] = None if deadline is None else deadline.isoformat()
+            payload["timer_left"] = None if left is None else max(0.0, left)
         return payload
 
     @staticmethod
@@ -271,10 +277,12 @@ class Payloads:
             ),
             "options": dict(live.options),
             "paused": live.paused,
+            # The board's clock: the next deadline of a seat still deciding, none once only
+            # seats without a limit decide (a phone gets its own below).
             "deadline": None
-            if match is None or match.deadline_at is None
-            else match.deadline_at.isoformat(),
-            "timer_left": None if match is None else match.timer_left,
+            if (deadline := live.next_deadline()) is None
+            else deadline.isoformat(),
+            "timer_left": None if (left := live.next_time_left()) is None else max(0.0, left),
             "show": show,
             "predictions": live.predictions_json(),
             "fast_forward": match is not None and match.fast_forward,

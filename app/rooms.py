@@ -650,6 +650,88 @@ class RoomService:
             self.changed(live)
             return dict(merged)
 
+    async def set_time_factor(
+        self, code: str, host_token: str | None, position: int, factor: float | None
+    ) -> None:
+        """Host, in the lobby or during a game: more time for one seat (H5.4 per seat). Its
+        deadline becomes the round's start plus the timer times ``factor``; None lifts the
+        limit for that seat. A change mid-round counts for the round under way."""
+        if factor is not None and (isinstance(factor, bool) or factor not in TIME_FACTORS):
+            choices = ", ".join(f"{f:g}" for f in TIME_FACTORS)
+            raise Invalid(f"More time is one of {choices}, or null (no limit).", code="bad_time")
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with self.hold(live):
+            target = self._seat_at(live, position)
+            if target.is_bot:
+                raise Conflict("A bot needs no more time.", code="bot_seat")
+            with Session(self.db) as session:
+                row = session.get(Seat, target.row_id)
+                assert row is not None
+                row.time_factor = factor
+                session.add(row)
+                self._touch(session, live)
+                session.commit()
+            target.time_factor = factor
+            self.changed(live)
+
+    async def set_timer(self, code: str, host_token: str | None, timer: int | None) -> None:
+        """Host, in the lobby or during a game: set the room's sealing timer (seconds) or turn
+        it off (None). Mid-round the round keeps its start: a longer timer moves every
+        deadline on, a timer turned on starts whole now, one turned off ends them all."""
+        try:
+            check_room_options({"timer": timer})
+        except ValueError as error:
+            raise Invalid(f"Bad options: {error}", code="bad_options") from error
+        live = await self.room(code)
+        self._require_host(live, host_token)
+        async with self.hold(live):
+            options = {k: v for k, v in live.options.items() if k != "timer"}
+            if timer is not None:
+                options["timer"] = timer
+            match = live.match
+            playing = match is not None and match.status == "playing"
+            clocks: tuple[dict[str, Any], datetime | None, float | None] | None = None
+            if match is not None and playing:
+                clocks = self._retimed(live, match, timer)
+            with Session(self.db) as session:
+                room = session.get(Room, live.row_id)
+                assert room is not None
+                room.options = options
+                room.updated_at = utcnow()
+                session.add(room)
+                if match is not None and clocks is not None:
+                    row = session.get(Match, match.row_id)
+                    assert row is not None
+                    row.options, row.deadline_at, row.timer_left = clocks
+                    session.add(row)
+                session.commit()
+            live.options = options
+            if match is not None and clocks is not None:
+                match.options, match.deadline_at, match.timer_left = clocks
+            self.changed(live)
+
+    def _retimed(
+        self, live: LiveRoom, match: LiveMatch, timer: int | None
+    ) -> tuple[dict[str, Any], datetime | None, float | None]:
+        """The match's options and clocks once its timer becomes ``timer``."""
+        options = {k: v for k, v in match.options.items() if k != "timer"}
+        if timer is None:
+            return options, None, None
+        options["timer"] = timer
+        before = match.timer
+        if match.showing:  # the next round's timer starts when the show ends
+            return options, None, None
+        if before is None or (match.deadline_at is None and match.timer_left is None):
+            if live.paused:  # held whole until the host resumes
+                return options, None, float(timer)
+            return options, self.clock.now() + timedelta(seconds=timer), None
+        longer = timedelta(seconds=timer - before)
+        if match.deadline_at is not None:
+            return options, match.deadline_at + longer, None
+        assert match.timer_left is not None
+        return options, None, match.timer_left + longer.total_seconds()
+
     async def set_paused(self, code: str, host_token: str | None, paused: bool) -> None:
         """Host: stop or restart the clock. While paused the sealing timer and the bots wait;
         phones may still seal, and the board holds its animation."""
@@ -1298,6 +1380,9 @@ RELOADED = (
 
 TIMER_RANGE = (1, 3600)
 
+TIME_FACTORS = (1.0, 1.5, 2.0, 3.0)
+"""How much more time the host may give one seat (None: no limit for it)."""
+
 
 def check_room_options(options: Mapping[str, Any]) -> None:
     timer = options.get("timer")
@@ -1381,7 +1466,8 @@ def _paused_clocks(match: LiveMatch, paused: bool, now: datetime) -> MatchClocks
     deadline_at, timer_left = match.deadline_at, match.timer_left
     show_started_at, show_elapsed = match.show_started_at, match.show_elapsed
     if paused and deadline_at is not None:
-        timer_left = max(0.0, (deadline_at - now).total_seconds())
+        # Below zero once the room's time ran out: a seat with more time keeps the rest.
+        timer_left = (deadline_at - now).total_seconds()
         deadline_at = None
     elif not paused and timer_left is not None:
         deadline_at, timer_left = now + timedelta(seconds=timer_left), None

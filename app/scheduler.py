@@ -38,6 +38,8 @@ class Scheduler:
         self.step_seconds = step_seconds
         """How long the board shows each step of a resolution."""
         self.closing = False
+        self._napping: set[asyncio.Task[None]] = set()
+        """Timer tasks asleep until a deadline (safe to cancel and start again)."""
 
     def wake(self, live: LiveRoom) -> None:
         """Something changed: start whatever became due (bots to move, a timer, a show)."""
@@ -199,54 +201,79 @@ class Scheduler:
         return self.clock.now() + timedelta(seconds=timer), None
 
     def schedule_timer(self, live: LiveRoom) -> None:
+        """Run the room's timer task; one that waits is started again, so that a change
+        (a seat given more time, the timer turned off) counts at once, not after its nap."""
         match = live.match
         due = match is not None and match.status == "playing" and match.deadline_at is not None
-        if self.closing or not due or live.timer_task is not None:
+        if self.closing or not due:
             return
         if not self.service.cluster.drives(live.code):
             return
+        task = live.timer_task
+        if task is not None:
+            if task not in self._napping:
+                return  # it is sealing now, and looks again when done
+            self._napping.discard(task)
+            task.cancel()
         live.timer_task = asyncio.get_running_loop().create_task(self._run_timer(live))
 
     async def _run_timer(self, live: LiveRoom) -> None:
+        me = asyncio.current_task()
         try:
             while True:
-                match = live.match
-                if match is None or match.deadline_at is None or match.status != "playing":
+                due = live.next_deadline()
+                if due is None:
                     return
-                wait = (match.deadline_at - self.clock.now()).total_seconds()
+                wait = (due - self.clock.now()).total_seconds()
                 if wait > 0:
-                    await self.clock.sleep(min(wait, 60.0))
+                    if me is not None:
+                        self._napping.add(me)
+                    try:
+                        await self.clock.sleep(min(wait, 60.0))
+                    finally:
+                        if me is not None:
+                            self._napping.discard(me)
                     continue
                 try:
                     async with self.service.hold(live):
                         if not self.service.cluster.drives(live.code):
                             return  # driven by another process since
-                        await self.expire(live)
+                        if not await self.expire(live):
+                            return  # nobody was late after all: wait for the next change
                 except Unavailable:  # another process held the room all that while
                     await self.clock.sleep(1.0)
         except Exception:  # the clock must never take the server down
             log.exception("sealing timer failed in room %s", live.code)
         finally:
-            live.timer_task = None
+            if live.timer_task is me:
+                live.timer_task = None
 
-    async def expire(self, live: LiveRoom) -> None:
-        """Time is up: every seat still deciding gets its default order (H5.4)."""
+    async def expire(self, live: LiveRoom) -> bool:
+        """Time is up for some seats: each seat still deciding whose own deadline has passed
+        gets its default order (H5.4); a seat with more time goes on deciding. Whether any
+        order was sealed."""
         match = live.match
-        if match is None or match.deadline_at is None or match.deadline_at > self.clock.now():
-            return
-        version = match.version
-        late = [s for s in live.seats if s.position in set(live.to_act())]
-        match.deadline_at = None
+        if match is None or match.deadline_at is None:
+            return False
+        now = self.clock.now()
+        deciding = set(live.to_act())
+        late = [
+            s
+            for s in live.seats
+            if s.position in deciding
+            and (deadline := match.deadline_for(s.time_factor)) is not None
+            and deadline <= now
+        ]
+        version, round_deadline = match.version, match.deadline_at
         for seat in late:
-            if live.match is not match or match.deadline_at is not None:
+            if live.match is not match or match.deadline_at != round_deadline:
                 break  # a resolution began a new round with its own timer
             engine_seat = match.engine_seat(seat.position)
             if engine_seat is None or live.rules.prompt(match.state, engine_seat) is None:
                 continue
             order = self.default_order(live, engine_seat, seat)
             await self.service.apply_order(live, seat, order, by_timer=True)
-        if match.version == version:  # nobody was late: just clear the stale deadline
-            self.service.changed(live)
+        return match.version != version
 
     def default_order(self, live: LiveRoom, engine_seat: int, seat: SeatInfo) -> JSON:
         """The game's default order for a seat whose time ran out (for most games the bot's

@@ -1,0 +1,307 @@
+"""More time for one player (issue 16.5): the host lengthens the sealing timer per seat, or
+lifts it for that seat, in the lobby or during a game; the room's timer can be turned off
+mid-game too. H5.4 per seat: a seat runs out of time at the round's start plus the timer
+times its factor, and only then gets its default order. The timers run on a clock the tests
+move by hand."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import Session, col, select
+
+from app.config import Settings
+from app.main import create_app
+from app.models import OrderLog
+from tests.clock import ManualClock
+from tests.live import current_match, live_room, room_service
+from tests.play import auth
+
+TIMER = 10
+NAMES = ("Ema", "Petr", "Olga")
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def timed(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """A client whose rooms' timers run on ``clock``, moved by the test."""
+    with TestClient(create_app(settings, clock=clock)) as test_client:
+        yield test_client
+
+
+def board(client: TestClient, code: str) -> dict[str, Any]:
+    view: dict[str, Any] = client.get(f"/api/rooms/{code}").json()
+    return view
+
+
+def me(client: TestClient, code: str, token: str) -> dict[str, Any]:
+    view: dict[str, Any] = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+    return view
+
+
+def wait_until(client: TestClient, code: str, test: Any, what: str) -> dict[str, Any]:
+    """Poll the board until ``test(board)`` holds (the timer task seals on the app's loop)."""
+    deadline = time.monotonic() + 10
+    while True:
+        view = board(client, code)
+        if test(view):
+            return view
+        assert time.monotonic() < deadline, f"{what}: still {view['version']}, {view['to_act']}"
+        time.sleep(0.02)
+
+
+def heirs_room(client: TestClient, **options: Any) -> tuple[str, str, list[str]]:
+    """A Heirs room of three human seats in the lobby: (code, host token, seat tokens)."""
+    created = client.post("/api/rooms", json={"game": "heirs", "options": options}).json()
+    code = created["code"]
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in NAMES
+    ]
+    return code, created["host_token"], tokens
+
+
+def start(client: TestClient, code: str, host: str) -> None:
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+
+
+def to_round_one(client: TestClient, clock: ManualClock, code: str) -> dict[str, Any]:
+    """Let the timer play the setup (each decision its default, one after the other) until
+    every seat seals at once."""
+    for _ in range(30):
+        view = board(client, code)
+        if len(view["to_act"]) == len(NAMES):
+            return view
+        clock.advance(TIMER)
+        wait_until(client, code, lambda v, n=view["version"]: v["version"] > n, "the setup")
+    raise AssertionError("the setup never reached a round every seat seals at once")
+
+
+def more_time(client: TestClient, code: str, token: str | None, seat: int, factor: Any) -> int:
+    headers = auth(token) if token else {}
+    response = client.post(
+        f"/api/rooms/{code}/seats/{seat}/time", json={"factor": factor}, headers=headers
+    )
+    status: int = response.status_code
+    return status
+
+
+def timer_orders(client: TestClient, code: str, since: int) -> list[int]:
+    """The seats the timer sealed for after order ``since`` (by their default order)."""
+    match = current_match(live_room(client, code))
+    with Session(room_service(client).db) as session:
+        rows = session.exec(
+            select(OrderLog)
+            .where(OrderLog.match_id == match.row_id, col(OrderLog.seq) > since)
+            .order_by(col(OrderLog.seq))
+        ).all()
+    return [row.seat for row in rows if row.by_bot]
+
+
+def test_h5_4_the_seat_with_more_time_is_sealed_at_its_own_deadline_the_others_at_the_rooms(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, tokens = heirs_room(timed, timer=TIMER)
+    assert more_time(timed, code, host, 1, 2) == 200, "in the lobby"
+    start(timed, code, host)
+    round_one = to_round_one(timed, clock, code)
+    deadline = datetime.fromisoformat(round_one["deadline"])
+    assert round_one["players"][1]["time_factor"] == 2
+    assert me(timed, code, tokens[0])["deadline"] == round_one["deadline"]
+    mine = datetime.fromisoformat(me(timed, code, tokens[1])["deadline"])
+    assert mine == deadline + timedelta(seconds=TIMER), "its own countdown: twice the timer"
+
+    version = round_one["version"]
+    clock.advance((deadline - clock.now()).total_seconds())  # the room's time is up
+    view = wait_until(timed, code, lambda v: v["to_act"] == [1], "the others to be sealed")
+    assert sorted(timer_orders(timed, code, version)) == [0, 2]
+    assert datetime.fromisoformat(view["deadline"]) == mine, "the board counts down to hers"
+    clock.advance(TIMER - 0.1)
+    assert board(timed, code)["to_act"] == [1], "not yet: it has twice the time"
+    clock.advance(0.1)
+    view = wait_until(timed, code, lambda v: len(v["to_act"]) == 3, "the next round")
+    assert sorted(timer_orders(timed, code, version)) == [0, 1, 2]
+    again = datetime.fromisoformat(view["deadline"])
+    assert again == clock.now() + timedelta(seconds=TIMER), "a new round, the whole timer"
+    mine = datetime.fromisoformat(me(timed, code, tokens[1])["deadline"])
+    assert mine == again + timedelta(seconds=TIMER), "the factor stays for the next rounds"
+
+
+def test_the_hosts_change_mid_round_counts_for_the_round_under_way(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, tokens = heirs_room(timed, timer=TIMER)
+    start(timed, code, host)
+    round_one = to_round_one(timed, clock, code)
+    version = round_one["version"]
+    assert more_time(timed, code, host, 2, None) == 200, "no limit for Olga, mid-round"
+    assert me(timed, code, tokens[2])["deadline"] is None, "no countdown on her phone"
+    clock.advance(TIMER)
+    wait_until(timed, code, lambda v: v["to_act"] == [2], "the others to be sealed")
+    clock.advance(1000)
+    live = live_room(timed, code)
+    wait_until(timed, code, lambda v: live.timer_task is None, "the timer to wait for a change")
+    waiting = board(timed, code)
+    assert waiting["to_act"] == [2], "no limit: she is never sealed for"
+    assert waiting["deadline"] is None, "the board counts down to nothing: no 0:00 standing"
+    # The host puts her back on the room's timer: her time ran out long ago.
+    assert more_time(timed, code, host, 2, 1) == 200
+    wait_until(timed, code, lambda v: len(v["to_act"]) == 3, "her default order")
+    assert sorted(timer_orders(timed, code, version)) == [0, 1, 2]
+
+
+def test_a_change_while_the_timer_waits_is_not_late(timed: TestClient, clock: ManualClock) -> None:
+    """The timer task sleeps until the earliest deadline; a shorter one set meanwhile wakes it."""
+    code, host, _tokens = heirs_room(timed, timer=TIMER)
+    for seat in range(3):
+        assert more_time(timed, code, host, seat, 3) == 200
+    start(timed, code, host)
+    version = board(timed, code)["version"]
+    clock.advance(TIMER)
+    assert board(timed, code)["version"] == version, "everybody has three times the timer"
+    for seat in range(3):
+        assert more_time(timed, code, host, seat, 1) == 200
+    wait_until(timed, code, lambda v: v["version"] > version, "the change to count at once")
+
+
+def test_only_the_host_gives_more_time_and_only_the_choices_on_offer(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, tokens = heirs_room(timed, timer=TIMER)
+    assert more_time(timed, code, None, 1, 2) == 401
+    assert more_time(timed, code, tokens[1], 1, 2) == 403, "a player cannot give themself time"
+    for bad in (4, 0, -1, 2.5, "x2", True, [2], {"f": 2}):
+        assert more_time(timed, code, host, 1, bad) == 422, bad
+    missing = timed.post(f"/api/rooms/{code}/seats/1/time", json={}, headers=auth(host))
+    assert missing.status_code == 422
+    extra = timed.post(
+        f"/api/rooms/{code}/seats/1/time", json={"factor": 2, "also": 1}, headers=auth(host)
+    )
+    assert extra.status_code == 422
+    assert more_time(timed, code, host, 9, 2) == 404
+    bot = timed.post(f"/api/rooms/{code}/bots", headers=auth(host)).json()["seat"]
+    refused = timed.post(
+        f"/api/rooms/{code}/seats/{bot}/time", json={"factor": 2}, headers=auth(host)
+    )
+    assert refused.status_code == 409 and refused.json()["code"] == "bot_seat"
+    assert [s["time_factor"] for s in board(timed, code)["seats"]] == [1, 1, 1, 1]
+    assert more_time(timed, code, host, 1, 1.5) == 200
+    assert board(timed, code)["seats"][1]["time_factor"] == 1.5
+    schema = timed.get("/openapi.json").json()
+    assert "/api/rooms/{code}/seats/{seat}/time" in schema["paths"]
+    assert "/api/rooms/{code}/timer" in schema["paths"]
+
+
+def test_the_host_turns_the_timer_off_and_on_during_the_game(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, tokens = heirs_room(timed, timer=TIMER)
+    start(timed, code, host)
+    round_one = to_round_one(timed, clock, code)
+    version = round_one["version"]
+    url = f"/api/rooms/{code}/timer"
+    assert timed.post(url, json={"timer": None}).status_code == 401
+    assert timed.post(url, json={"timer": None}, headers=auth(tokens[0])).status_code == 403
+    for bad in ({"timer": 0}, {"timer": "soon"}, {"timer": True}, {"timer": 5000}, {}):
+        assert timed.post(url, json=bad, headers=auth(host)).status_code == 422, bad
+    assert timed.post(url, json={"timer": None}, headers=auth(host)).status_code == 200
+    off = board(timed, code)
+    assert off["deadline"] is None and "timer" not in off["options"]
+    clock.advance(1000)
+    assert board(timed, code)["version"] == version, "no timer: nobody is sealed for"
+    assert timed.post(url, json={"timer": 20}, headers=auth(host)).status_code == 200
+    on = board(timed, code)
+    assert datetime.fromisoformat(on["deadline"]) == clock.now() + timedelta(seconds=20)
+    clock.advance(5)
+    # A longer timer mid-round moves the round's deadline on by the difference.
+    assert timed.post(url, json={"timer": 30}, headers=auth(host)).status_code == 200
+    longer = datetime.fromisoformat(board(timed, code)["deadline"])
+    assert longer == clock.now() + timedelta(seconds=25)
+    clock.advance(25)
+    wait_until(timed, code, lambda v: v["version"] >= version + 3, "the round's default orders")
+
+
+def test_more_time_survives_a_pause_and_a_restart(settings: Settings, clock: ManualClock) -> None:
+    with TestClient(create_app(settings, clock=clock)) as client:
+        code, host, tokens = heirs_room(client, timer=TIMER)
+        assert more_time(client, code, host, 1, 2) == 200
+        start(client, code, host)
+        round_one = to_round_one(client, clock, code)
+        deadline = datetime.fromisoformat(round_one["deadline"])
+        clock.advance((deadline - clock.now()).total_seconds() + 3)  # 3 s into the extra time
+        wait_until(client, code, lambda v: v["to_act"] == [1], "the others to be sealed")
+        pause = f"/api/rooms/{code}/pause"
+        assert client.post(pause, json={"paused": True}, headers=auth(host)).status_code == 200
+        paused = board(client, code)
+        assert paused["timer_left"] == TIMER - 3, "the board holds the time she has left"
+        assert me(client, code, tokens[1])["timer_left"] == TIMER - 3, "hers is held"
+        clock.advance(1000)
+        assert board(client, code)["to_act"] == [1], "paused: nothing moves"
+    # The process goes away; a new one rebuilds the room from the database. (Each process
+    # has its own clock, set to the time the last one stopped at.)
+    clock = ManualClock(at=clock.now())
+    with TestClient(create_app(settings, clock=clock)) as client:
+        assert board(client, code)["to_act"] == [1]
+        assert board(client, code)["seats"][1]["time_factor"] == 2
+        assert me(client, code, tokens[1])["timer_left"] == TIMER - 3
+        assert client.post(pause, json={"paused": False}, headers=auth(host)).status_code == 200
+        mine = datetime.fromisoformat(me(client, code, tokens[1])["deadline"])
+        assert mine == clock.now() + timedelta(seconds=TIMER - 3), "the rest, from now"
+        clock.advance(TIMER - 3.1)
+        assert board(client, code)["to_act"] == [1]
+    clock = ManualClock(at=clock.now())
+    with TestClient(create_app(settings, clock=clock)) as client:  # a restart while running
+        assert board(client, code)["to_act"] == [1]
+        clock.advance(0.1)
+        wait_until(client, code, lambda v: len(v["to_act"]) == 3, "her default order")
+
+
+def test_the_hosts_board_offers_the_timer_and_more_time(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    code, host, tokens = heirs_room(timed, timer=TIMER)
+    timed.cookies.set(f"pecet_host_{code}", host)
+    lobby = timed.get(f"/b/{code}").text
+    assert 'data-testid="time-1"' in lobby and 'data-testid="game-timer"' not in lobby
+    posted = timed.post(f"/b/{code}/seats/1/time", data={"factor": "none"})
+    assert posted.status_code in (200, 303)
+    assert board(timed, code)["seats"][1]["time_factor"] is None
+    refused = timed.post(
+        f"/b/{code}/seats/1/time", data={"factor": "7"}, headers={"HX-Request": "true"}
+    )
+    assert refused.status_code == 422
+    assert refused.text == "More time is ×1.5, ×2 or ×3, or no limit."
+    refused_in_czech = timed.post(
+        f"/b/{code}/seats/1/time",
+        data={"factor": "7"},
+        headers={"HX-Request": "true", "Accept-Language": "cs"},
+    )
+    assert refused_in_czech.text == "Víc času je ×1,5, ×2 nebo ×3, nebo bez limitu.", (
+        "a host's refusal in the board's language"
+    )
+    start(timed, code, host)
+    playing = timed.get(f"/b/{code}").text
+    assert 'data-testid="game-timer"' in playing and 'data-testid="time-1"' in playing
+    assert 'data-testid="more-time-tag"' in playing, "the board marks Petr's unlimited time"
+    assert 'data-testid="countdown"' not in me_page(timed, code, tokens[1])
+    timed.post(f"/b/{code}/seats/1/time", data={"factor": "1.5"}, headers={"HX-Request": "true"})
+    assert board(timed, code)["seats"][1]["time_factor"] == 1.5
+    timed.post(f"/b/{code}/timer", data={"timer": ""}, headers={"HX-Request": "true"})
+    assert board(timed, code)["deadline"] is None
+
+
+def me_page(client: TestClient, code: str, token: str) -> str:
+    client.cookies.set(f"pecet_seat_{code}", token)
+    try:
+        page: str = client.get(f"/r/{code}").text
+        return page
+    finally:
+        client.cookies.delete(f"pecet_seat_{code}")
