@@ -67,6 +67,40 @@ SCREENS = (
 )
 
 
+REFLOW_JS = """() => {
+  const screen = document.documentElement.clientWidth;
+  const wide = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect();
+    if (box.width > 0 && box.right > screen + 1 && getComputedStyle(element).position !== "fixed") {
+      const name = element.tagName.toLowerCase() + (element.id ? "#" + element.id : "")
+        + [...element.classList].map((c) => "." + c).join("");
+      if (!wide.includes(name)) wide.push(name);
+    }
+  }
+  return {extra: document.documentElement.scrollWidth - screen, wide: wide.slice(0, 5)};
+}"""
+"""How far the page reaches past the right edge of its screen, and the first elements that do."""
+
+
+def reflow_violations(page: Page) -> list[AxeViolation]:
+    """WCAG 1.4.10 (Reflow), which axe-core leaves to people: the page fits the width of its
+    screen, nothing to scroll sideways (four language buttons once pushed every phone page
+    wider than the phone)."""
+    measured = page.evaluate(REFLOW_JS)
+    if measured["extra"] <= 0:
+        return []
+    return [
+        AxeViolation(
+            rule="reflow",
+            impact="serious",
+            help=f"the page is {measured['extra']} px wider than the screen",
+            targets=list(measured["wide"]),
+            summary="WCAG 1.4.10: content must fit the viewport's width",
+        )
+    ]
+
+
 @dataclass
 class Walk:
     """What axe-core found on each page of one language's walk, and how the walk ended."""
@@ -104,7 +138,7 @@ class Walks:
         assert screen in SCREENS, screen
         expect(page.locator("html")).to_have_attribute("lang", walk.lang)
         page.evaluate(SETTLE_JS)  # a fading element is measured at its full colour
-        walk.found[screen] = axe_violations(page)
+        walk.found[screen] = axe_violations(page) + reflow_violations(page)
 
     def phone_page(self, contexts: list[BrowserContext]) -> Page:
         context = self.browser.new_context(

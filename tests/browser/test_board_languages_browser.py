@@ -42,7 +42,13 @@ def test_a_board_in_play_switches_language(
             assert codes == list(i18n.LANGUAGES)
             keep_screenshot(board, artifacts / f"board-languages-{game}-en.png")
 
-            switch.locator('a[lang="cs"]').click()
+            # The bots play on while the board is watched: a board re-renders its bar with every
+            # step, so the click is made in the page at once, not after waiting for a still
+            # element (Playwright's click found Legions' bar detached again and again).
+            board.evaluate(
+                """() => [...document.querySelectorAll('.lang-links a[lang="cs"]')]
+                    .find(link => link.offsetParent !== null).click()"""
+            )
             expect(board.locator("html")).to_have_attribute("lang", "cs")
             expect(board.locator(".lang-links:visible")).to_have_count(1)
             expect(board.locator(".lang-links:visible a.current")).to_have_attribute("lang", "cs")
