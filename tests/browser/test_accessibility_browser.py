@@ -29,7 +29,7 @@ from tests.browser.kit import (
     launch,
 )
 from tests.browser.test_heirs_browser import host_room, join, seal, setup_phone
-from tests.browser.test_legions_browser import pick_two
+from tests.browser.test_legions_browser import pick_two, seal_first_legion
 from tests.browser.test_tournament_browser import show_standings
 from tests.conftest import ServerProcess, running_server
 
@@ -287,8 +287,7 @@ class Walks:
                 met[kind] = walk.found.pop("legions-turn-phone")
             handle = prompt.element_handle()
             if kind == "seal":
-                phone.locator(".lg-pick").first.click()
-                phone.locator("[data-testid=seal]").click()
+                seal_first_legion(phone, handle)
             elif kind == "under":
                 pick_two(phone)
             else:

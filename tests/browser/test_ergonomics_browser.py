@@ -41,7 +41,7 @@ from tests.browser.ergonomics import (
 )
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, launch
 from tests.browser.test_heirs_browser import seal, set_option, setup_phone
-from tests.browser.test_legions_browser import pick_two
+from tests.browser.test_legions_browser import pick_two, seal_first_legion
 from tests.conftest import ServerProcess
 from tests.live import wait_for
 
@@ -288,7 +288,7 @@ class Plays:
             place.wait_for()
             self.decide(play, phone, "place", "form.place-form", board)
             for group in place.locator("[data-card-group]").all():
-                group.locator("label.pick-card:not(:has(input:disabled))").first.click()
+                group.locator("label.pick-card:not(.elsewhere)").first.click()
             place.locator('button[type="submit"]').click()
             place.wait_for(state="detached")
             if "show-tv" not in play.shots and board.locator("[data-testid=skip-show]").count():
@@ -362,8 +362,7 @@ def tap_legions(phone: Page) -> None:
     handle = prompt.element_handle()
     kind = prompt.get_attribute("data-kind")
     if kind == "seal":
-        phone.locator(".lg-pick").first.click()
-        phone.locator("[data-testid=seal]").click()
+        seal_first_legion(phone, handle, TAP_TIMEOUT_MS)
     elif kind == "under":
         pick_two(phone)
     else:  # a one-tap option: a real choice first, else "go on" or "don't recruit"

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import ElementHandle, Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.ergonomics import phone_fit, small_text
 from tests.browser.kit import (
@@ -61,6 +62,21 @@ STACKING_PLACE = """() => {
   buttons.forEach((b, i) => { if (score(b) > score(buttons[best])) best = i; });
   return best;
 }"""
+
+
+def seal_first_legion(phone: Page, prompt: ElementHandle, timeout_ms: float = 8_000) -> bool:
+    """Seal the first legion of the hand; False when the sheet went before the tap could
+    land. A phone whose socket dropped shows, once it is back, what the room did meanwhile
+    (a seal sent just before the drop may have been played already): the page read a
+    moment ago may be gone."""
+    try:
+        phone.locator("[data-testid=seal-form] .lg-pick").first.click(timeout=timeout_ms)
+        phone.locator("[data-testid=seal-form] [data-testid=seal]").click(timeout=timeout_ms)
+    except PlaywrightTimeout:
+        if prompt.is_hidden():
+            return False
+        raise
+    return True
 
 
 def pick_two(phone: Page) -> None:
