@@ -43,14 +43,23 @@
       var input = group.querySelector("input:checked");
       return input ? input.value : null;
     }
+    var conflict = form.querySelector("[data-card-conflict]");
+    // A card goes to one place only. A card chosen in another group is dimmed, not disabled:
+    // a disabled first radio takes its whole group out of the keyboard's reach (browsers
+    // skip a group with nothing checked whose first radio cannot take the focus).
     function update() {
       var picks = groups.map(chosen);
+      var twice = false;
       groups.forEach(function (group, index) {
-        group.querySelectorAll("input").forEach(function (input) {
-          input.disabled = picks.some(function (card, other) { return other !== index && card === input.value; });
+        group.querySelectorAll("label.pick-card").forEach(function (label) {
+          var input = label.querySelector("input");
+          var elsewhere = picks.some(function (card, other) { return other !== index && card === input.value; });
+          label.classList.toggle("elsewhere", elsewhere);
+          if (elsewhere && input.checked) twice = true;
         });
       });
-      if (submit) submit.disabled = picks.some(function (card) { return card === null; });
+      if (conflict) conflict.hidden = !twice;
+      if (submit) submit.disabled = twice || picks.some(function (card) { return card === null; });
     }
     form.addEventListener("change", update);
     update();

@@ -63,7 +63,7 @@ def play_turn(page: Page, turn: int) -> None:
     place.wait_for(timeout=TIMEOUT_MS)
     assert_fits_the_phone(page, "RETURN and PLACE")
     for group in place.locator("[data-card-group]").all():
-        group.locator("label.pick-card:not(:has(input:disabled))").first.click()
+        group.locator("label.pick-card:not(.elsewhere)").first.click()
     if turn % 4 == 3:  # now and then block a hero instead of recruiting into the council
         place.locator(".targets label.pick").first.click()
     place.locator('button[type="submit"]').click()
