@@ -180,9 +180,9 @@
     });
   }
 
-  // A panel that shows something not everybody should read for long (the seat PINs on the
-  // TV, a phone's own PIN, the host menu): opened by a tap, it stays open across the frames
-  // that redraw the page for data-open-for seconds, then closes by itself.
+  // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the
+  // phone's languages) stays open across the frames that redraw the page for data-open-for
+  // seconds, then closes by itself: a PIN is not for everybody to read for long.
   function openKey(box) { return "pecet_open_until_" + box.dataset.openKey; }
   function keepOpenBriefly(root, now) {
     root.querySelectorAll("details[data-open-for]").forEach(function (box) {
@@ -195,6 +195,12 @@
     });
   }
   document.addEventListener("click", function (evt) {
+    var done = evt.target.closest && evt.target.closest("details[data-open-for] [data-closes-menu]");
+    if (done) {  // a choice made in the panel (a language) closes it
+      var menu = done.closest("details[data-open-for]");
+      try { sessionStorage.removeItem(openKey(menu)); } catch (e) { /* fine */ }
+      return;
+    }
     var summary = evt.target.closest && evt.target.closest("details[data-open-for] > summary");
     if (!summary) return;
     var box = summary.parentElement;  // the click toggles it after this handler

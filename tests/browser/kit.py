@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, Playwright, Route, ViewportSize
+from playwright.sync_api import Browser, Locator, Page, Playwright, Route, ViewportSize, expect
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -82,9 +82,25 @@ def explained(log_path: Path | None, **pages: Page) -> Iterator[None]:
 
 
 def choose_phone_language(phone: Page, lang: str) -> None:
-    """Open the phone header's language menu and pick ``lang`` (sent over the socket)."""
+    """Open the phone header's language menu and pick ``lang`` (sent over the socket); the
+    page then speaks ``lang``. The menu stays open across the frames that redraw the phone
+    while it is open (someone joins, a bot is added)."""
     phone.locator("[data-testid=phone-languages] > summary").click()
     phone.locator(f'form[data-set-lang="{lang}"] button').click()
+    expect(phone.locator("html")).to_have_attribute("lang", lang)
+    expect(phone.locator("[data-testid=phone-languages]")).not_to_have_attribute("open", "")
+
+
+def tap_until_gone(button: Locator, timeout_ms: float = 10_000) -> None:
+    """Tap ``button`` and see it go (the page took the tap). A tap that lands while a new
+    frame swaps the card is lost, as on a real phone (seen in CI): the player taps again."""
+    button.click()
+    try:
+        expect(button).to_be_hidden(timeout=timeout_ms)
+    except AssertionError:
+        if button.is_visible():
+            button.click()
+        expect(button).to_be_hidden(timeout=timeout_ms)
 
 
 def launch(playwright: Playwright) -> Browser:

@@ -14,7 +14,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from app import i18n
 from tests.browser.kit import keep_screenshot, launch
-from tests.browser.test_heirs_browser import host_room
+from tests.browser.test_heirs_browser import host_room, join
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -56,5 +56,27 @@ def test_a_board_in_play_switches_language(
             expect(howto).to_have_count(1)
             assert howto.get_attribute("href") == f"/howto/{game}?lang=cs"
             keep_screenshot(board, artifacts / f"board-languages-{game}-cs.png")
+        finally:
+            browser.close()
+
+
+def test_a_phones_language_menu_stays_open_while_the_room_changes(server: ServerProcess) -> None:
+    """The phone's languages sit behind one button; a frame that redraws the phone (here a
+    bot sits down) leaves the menu open under the player's finger, and a choice closes it."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url, "heirs")
+            phone = join(browser, server.base_url, code, "Alice")
+            menu = phone.locator("[data-testid=phone-languages]")
+            menu.locator("> summary").click()
+            expect(menu).to_have_attribute("open", "")
+            phone.evaluate("() => { window.menuBefore = document.querySelector('.ph-lang'); }")
+            board.locator("[data-testid=bot-form] button").click()
+            phone.wait_for_function("() => !document.contains(window.menuBefore)")  # redrawn
+            expect(menu).to_have_attribute("open", "")
+            phone.locator('form[data-set-lang="hr"] button').click()
+            expect(phone.locator("html")).to_have_attribute("lang", "hr")
+            expect(menu).not_to_have_attribute("open", "")
         finally:
             browser.close()

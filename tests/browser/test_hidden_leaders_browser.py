@@ -19,6 +19,7 @@ from tests.browser.kit import (
     choose_phone_language,
     keep_screenshot,
     launch,
+    tap_until_gone,
 )
 from tests.conftest import ServerProcess
 
@@ -189,7 +190,7 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
 
             # Ready on both phones starts the next game in the same room (L7.3, L2.4).
             for phone in phones.values():
-                phone.locator("[data-testid=ready]").click()
+                tap_until_gone(phone.locator("[data-testid=ready]"))
             expect(board.locator(".table")).to_be_visible()
             expect(board.locator("[data-testid=turn]")).to_have_text("1")
         finally:

@@ -27,6 +27,7 @@ from tests.browser.kit import (
     explained,
     keep_screenshot,
     launch,
+    tap_until_gone,
     watch_frames,
 )
 from tests.conftest import ServerProcess
@@ -136,13 +137,7 @@ def everyone_ready(phones: dict[int, Page], label: str) -> None:
     for phone in phones.values():
         button = phone.locator("[data-testid=ready]")
         expect(button).to_have_text(label)
-        button.click()
-        try:
-            expect(button).to_be_hidden(timeout=READY_TAP_MS)
-        except AssertionError:
-            if button.is_visible():
-                button.click()
-            expect(button).to_be_hidden()
+        tap_until_gone(button, READY_TAP_MS)
 
 
 def test_a_closed_phone_comes_back_with_name_and_pin(
