@@ -124,6 +124,9 @@ TV_TEXT_JS = (
     const exempted = el.closest(exempt);
     if (exempted && exempted !== root && root.contains(exempted)) continue;
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    // Text for a screen reader only (a 1 px clipped box) is read out, never drawn.
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 && box.height <= 1) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     const r = range.getBoundingClientRect();
