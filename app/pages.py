@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from io import BytesIO
@@ -22,7 +23,7 @@ import segno
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app import i18n, names, ratelimit
 from app.assets import static_url
@@ -87,6 +88,17 @@ environment.filters["seat_of"] = lambda seat, room: next(
     (s for s in room["seats"] if s["seat"] == seat), {"seat": seat, "name": str(seat)}
 )
 environment.filters["strength"] = lambda card_id: hidden_leaders.card_strength(str(card_id))
+HYPHENATED = re.compile(r"\S*\w-\w\S*")
+
+
+def keep_whole(text: str) -> Markup:
+    """``text`` with each hyphenated word (a field such as R3-0) kept on one line: a narrow
+    column broke it after its hyphen ("R3-" / "0")."""
+    escaped = str(escape(text))
+    return Markup(HYPHENATED.sub(lambda m: f'<span class="nowrap">{m.group(0)}</span>', escaped))
+
+
+environment.filters["keep_whole"] = keep_whole
 
 
 def render(template: str, lang: str, **context: Any) -> str:

@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-from app import i18n
+from app import i18n, pages
 from app.config import PROJECT_DIR
 from app.games.heirs import building_name, part_name
 from app.games.legions import location_name
@@ -1425,3 +1425,12 @@ def test_a_phone_whose_seat_went_to_a_bot_is_told_how_to_come_back(client: TestC
     client.cookies.set(f"pecet_seat_{lobby['code']}", seat["token"])
     plain = client.get(f"/r/{lobby['code']}", follow_redirects=False)
     assert plain.headers["location"] == f"/j/{lobby['code']}"
+
+
+def test_a_field_in_a_sealed_order_stays_on_one_line() -> None:
+    """A narrow column broke "R3-0" after its hyphen on a Russian phone; the words around it
+    still wrap, and the text is escaped."""
+    kept = str(pages.keep_whole("Перейти на поле R3-0 · <b>заселение</b>"))
+    assert kept == (
+        'Перейти на поле <span class="nowrap">R3-0</span> · &lt;b&gt;заселение&lt;/b&gt;'
+    )
