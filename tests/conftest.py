@@ -21,6 +21,7 @@ from sqlalchemy.engine import make_url
 from app.config import PROJECT_DIR, Settings
 from app.db import upgrade
 from app.main import create_app
+from tests.clock import ManualClock
 from tests.services import LocalAddress, PostgresDatabases, free_port, postgres_server, stop_process
 
 ARTIFACTS = PROJECT_DIR / "test-artifacts"
@@ -141,6 +142,18 @@ def settings(database_url: str) -> Settings:
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def timed(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """A client whose rooms' timers run on ``clock``, moved by the test."""
+    with TestClient(create_app(settings, clock=clock)) as test_client:
         yield test_client
 
 

@@ -7,11 +7,9 @@ move by hand."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
@@ -24,18 +22,6 @@ from tests.play import auth
 
 TIMER = 10
 NAMES = ("Ema", "Petr", "Olga")
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def timed(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    """A client whose rooms' timers run on ``clock``, moved by the test."""
-    with TestClient(create_app(settings, clock=clock)) as test_client:
-        yield test_client
 
 
 def board(client: TestClient, code: str) -> dict[str, Any]:

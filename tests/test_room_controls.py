@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
-from app.config import Settings
-from app.main import create_app
 from app.models import OrderLog
 from tests.clock import ManualClock
 from tests.live import current_match, live_room, room_service
@@ -58,18 +54,6 @@ def test_options_change_in_the_lobby_only_and_are_checked(client: TestClient) ->
     client.post(f"/api/rooms/{code}/start", headers=host)
     late = client.post(f"/api/rooms/{code}/options", json={"timer": 30}, headers=host)
     assert late.status_code == 409
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
-
-
-@pytest.fixture
-def timed(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    """A client whose rooms' timers run on ``clock``, moved by the test."""
-    with TestClient(create_app(settings, clock=clock)) as test_client:
-        yield test_client
 
 
 def test_h5_4_when_the_timer_runs_out_the_late_seat_gets_its_default_order(

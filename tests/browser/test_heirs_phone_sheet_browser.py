@@ -5,21 +5,20 @@ card says what was sealed, and a draft the sealing timer overtook (H5.4) is repo
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from app.models import utcnow
 from engine.core import JSON, Rng
 from engine.heirs.content import MARKET
 from engine.heirs.state import HeirsState, clone_state
 from engine.registry import get_rules
-from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch, open_rendered_phone
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, open_rendered_phone
 from tests.live import current_match, heirs_at_first_orders, live_room, room_service, wait_for
 from tests.play import auth
 
@@ -28,16 +27,6 @@ pytestmark = pytest.mark.browser
 HEIRS: Any = get_rules("heirs")
 TOTAL = re.compile(r"(\d+) soldiers? · (\d+) (?:people|person) · (\d+) gold · (\d+) knowledge")
 TWO_SCREENS = 2 * PHONE_SIZE["height"]
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def open_part(page: Page, part: str) -> None:

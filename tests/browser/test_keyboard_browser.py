@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from playwright._impl._api_structures import Clip
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.kit import launch
 from tests.browser.test_heirs_browser import host_room, join
 from tests.conftest import ServerProcess
 
@@ -205,16 +204,6 @@ def arrow_to(page: Page, selector: str) -> None:
             return
         page.keyboard.press("ArrowDown")
     raise AssertionError(f"the arrows never reached {selector}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        found = launch(playwright)
-        try:
-            yield found
-        finally:
-            found.close()
 
 
 def start_against_bots(browser: Browser, base: str, game: str, bots: int) -> tuple[Page, Page, str]:
