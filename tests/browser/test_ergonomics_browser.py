@@ -30,6 +30,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from app import i18n
 from tests.browser.ergonomics import (
     TV_MIN_TEXT_PX,
     Decision,
@@ -48,7 +49,7 @@ from tests.live import wait_for
 pytestmark = pytest.mark.browser
 
 GAMES = ("heirs", "legions", "hidden_leaders")
-LANGS = ("en", "cs")
+LANGS = i18n.LANGUAGES
 CASES = [pytest.param(game, lang, id=f"{game}-{lang}") for game in GAMES for lang in LANGS]
 TIMEOUT_MS = 15_000
 TAP_ATTEMPTS = 3
