@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from app.models import Match, OrderLog, Resolution, Seat, utcnow
 from engine.core import JSON, Event, GameRules, NextMatch, Step, replay_resolutions
@@ -28,6 +28,9 @@ from engine.tournament import (
     standings,
     upcoming,
 )
+
+Measured = TypeVar("Measured", datetime, float)
+"""A seat's deadline, or the time it has left while the clock is paused."""
 
 RESULT_SECONDS = 20.0
 """How long the board shows a tournament game's result before its standings."""
@@ -278,30 +281,27 @@ class LiveRoom:
         None when none of them has a limit. The board counts down to it: once the others'
         time is up, to the deadline of a player given more time."""
         match = self.match
-        if match is None or match.status != "playing" or match.deadline_at is None:
+        if match is None or match.deadline_at is None:
             return None
-        deciding = set(self.to_act())
-        deadlines = [
-            deadline
-            for seat in self.seats
-            if seat.position in deciding
-            and (deadline := match.deadline_for(seat.time_factor)) is not None
-        ]
-        return min(deadlines, default=None)
+        return min(self._for_deciding_seats(match.deadline_for), default=None)
 
     def next_time_left(self) -> float | None:
         """While the clock is paused: the least time a seat still deciding has left."""
         match = self.match
-        if match is None or match.status != "playing" or match.timer_left is None:
+        if match is None or match.timer_left is None:
             return None
+        return min(self._for_deciding_seats(match.time_left_for), default=None)
+
+    def _for_deciding_seats(
+        self, measure: Callable[[float | None], Measured | None]
+    ) -> list[Measured]:
+        """``measure`` of each seat's time factor, for the seats deciding now that have one."""
+        match = self.match
+        if match is None or match.status != "playing":
+            return []
         deciding = set(self.to_act())
-        left = [
-            seconds
-            for seat in self.seats
-            if seat.position in deciding
-            and (seconds := match.time_left_for(seat.time_factor)) is not None
-        ]
-        return min(left, default=None)
+        found = (measure(seat.time_factor) for seat in self.seats if seat.position in deciding)
+        return [value for value in found if value is not None]
 
     def seat_limits(self) -> tuple[int, int]:
         """How many players may sit down: the game's range, or what every game of the
