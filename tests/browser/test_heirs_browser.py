@@ -156,8 +156,15 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             form.wait_for()
             colour = form.locator(".hx-colour input").last.get_attribute("value")
             character = form.locator(".hx-char input").nth(1).get_attribute("value")
-            form.locator(".hx-colour").last.click()
-            form.locator(".hx-char").nth(1).click()
+            # Her taps are taken before the others seal (a tap that lands while a bot's seal
+            # redraws the form is lost, as on a real phone: she taps again).
+            for _tap in range(3):
+                form.locator(".hx-colour").last.click()
+                form.locator(".hx-char").nth(1).click()
+                chosen = form.locator(f'input[name=character][value="{character}"]')
+                if chosen.is_checked():
+                    break
+            expect(form.locator(f'input[name=character][value="{character}"]')).to_be_checked()
             before = form.element_handle()
             for index, phone in enumerate(phones[1:], start=1):
                 setup_phone(phone, artifacts, f"heirs-phone-{index}-setup.png")
