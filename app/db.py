@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from sqlalchemy import event, inspect, text
+from sqlalchemy import (
+    Column,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    event,
+    inspect,
+    text,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import create_engine
 
@@ -77,6 +86,8 @@ def upgrade(database_url: str, engine: Engine | None = None) -> bool:
         with _migrating(checked):
             if _at_newest(checked):
                 return False
+            if _build_newest(checked):
+                return True
             from alembic import command
 
             command.upgrade(alembic_config(database_url), "head")
@@ -107,6 +118,37 @@ def _migrating(engine: Engine) -> Iterator[None]:
         finally:
             connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
             connection.commit()
+
+
+def _build_newest(engine: Engine) -> bool:
+    """Build an empty database straight at the newest schema: the models' tables, stamped
+    with the newest revisions, as Alembic's cookbook builds one from scratch ("create_all,
+    then stamp") but without loading Alembic, whose runtime and nine migration scripts cost
+    most of a first start (about 180 of 200 ms). A test keeps this schema equal to the one
+    the migrations build. Answers ``False``, touching nothing, when the database already
+    holds a table or the scripts' heads must be read by Alembic."""
+    heads = script_heads()
+    if heads is None:
+        return False
+    from sqlmodel import SQLModel
+
+    import app.models  # noqa: F401  (the tables the metadata describes)
+
+    with engine.begin() as connection:
+        if inspect(connection).get_table_names():
+            return False
+        SQLModel.metadata.create_all(connection)
+        versions = MetaData()
+        version_table = Table(
+            VERSION_TABLE,
+            versions,
+            # Alembic's own version table, as its `stamp` creates it.
+            Column("version_num", String(32), nullable=False),
+            PrimaryKeyConstraint("version_num", name=f"{VERSION_TABLE}_pkc"),
+        )
+        versions.create_all(connection)
+        connection.execute(version_table.insert(), [{"version_num": head} for head in heads])
+    return True
 
 
 def stored_revisions(engine: Engine) -> frozenset[str]:

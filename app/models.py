@@ -1,11 +1,15 @@
-"""Tables. The order log is the record of a match; its snapshot makes loading fast."""
+"""Tables. The order log is the record of a match; its snapshot makes loading fast.
+
+A new database is built from these models (``app.db``), an older one is migrated: the
+server defaults below are those the migrations gave columns they added to stored rows, so
+that both hold the same schema (``tests/test_startup.py``)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Index, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -25,11 +29,13 @@ class Room(SQLModel, table=True):
     status: str = Field(default="lobby", max_length=16)
     """lobby, playing, finished, or closed (a closed room's code may be given out again)."""
     host_token_hash: str = Field(max_length=64)
-    paused: bool = False
+    paused: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     """The host stopped the clock: the sealing timer and the bots wait."""
     tournament: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     """The plan of a night of games (``engine.tournament.Plan``); None for single games."""
-    standings_mode: str = Field(default="auto", max_length=8)
+    standings_mode: str = Field(
+        default="auto", max_length=8, sa_column_kwargs={"server_default": "auto"}
+    )
     """Between the games of a night: ``auto`` (the standings follow the result after a
     while), or the host's choice, ``shown`` or ``hidden``."""
     result_at: datetime | None = None
@@ -56,9 +62,9 @@ class Seat(SQLModel, table=True):
     is_bot: bool = False
     bot_style: str | None = Field(default=None, max_length=32)
     lang: str = Field(default="en", max_length=8)
-    pin: str = Field(default="", max_length=8)
+    pin: str = Field(default="", max_length=8, sa_column_kwargs={"server_default": ""})
     """4 digits that let the player take this seat back from another phone; empty for bots."""
-    time_factor: float | None = 1.0
+    time_factor: float | None = Field(default=1.0, sa_column_kwargs={"server_default": "1"})
     """The host's "more time" for this seat: its sealing deadline is the round's start plus
     the timer times this (1, 1.5, 2 or 3); None: no limit for this seat (H5.4)."""
     joined_at: datetime = Field(default_factory=utcnow)
@@ -72,8 +78,10 @@ class Match(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", index=True)
     number: int
-    game: str = Field(default="", max_length=32)
-    players: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    game: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
+    players: list[int] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
     """Room seats in engine order: ``players[i]`` plays engine seat ``i``."""
     seed: int = Field(sa_type=BigInteger)
     """62 random bits: more than PostgreSQL's ``integer`` holds."""
@@ -102,7 +110,7 @@ class Match(SQLModel, table=True):
     show runs (or while the host pauses it, see ``show_elapsed``)."""
     show_elapsed: float | None = None
     """Seconds of the show already played when the host paused it."""
-    fast_forward: bool = False
+    fast_forward: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     """The host asked to play every later resolution of this match at once."""
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
@@ -157,8 +165,8 @@ class OrderLog(SQLModel, table=True):
     seat: int
     by_bot: bool = False
     order: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    salt: str = Field(default="", max_length=32)
+    salt: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     """A fresh 128-bit salt (hex) for the sealed-order proof."""
-    commitment: str = Field(default="", max_length=64)
+    commitment: str = Field(default="", max_length=64, sa_column_kwargs={"server_default": ""})
     """sha256(canonical JSON of ``order`` + ``salt``), shown to the room when sealed."""
     created_at: datetime = Field(default_factory=utcnow)

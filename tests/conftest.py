@@ -98,7 +98,7 @@ def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresDatab
 
 @pytest.fixture(scope="session")
 def postgres_template(postgres: PostgresDatabases) -> Iterator[str]:
-    """A database at the newest migration, copied for each test: Alembic runs once a run."""
+    """A database at the newest schema, copied for each test: built once a run."""
     url = postgres.create()
     upgrade(url)
     try:

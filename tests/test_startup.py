@@ -9,16 +9,18 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import Engine, MetaData, inspect, text
 from sqlmodel import Session, SQLModel, select
 
 from app import i18n
 from app.config import PROJECT_DIR
 from app.db import alembic_config, make_engine, script_heads, stored_revisions, upgrade
 from app.models import Match, Prediction, Resolution, Room
+from engine.core import JSON
 from tests.services import PostgresDatabases
 
 CS_CATALOG = PROJECT_DIR / "locale" / "cs" / "LC_MESSAGES" / "messages.po"
@@ -91,13 +93,84 @@ def test_processes_starting_at_once_on_a_new_postgresql_database_migrate_it_once
 def test_the_migrations_build_the_schema_of_the_models(empty_database_url: str) -> None:
     """Alembic builds what the models describe, column types included where the database
     keeps them (SQLite keeps an affinity only: its INTEGER holds 64 bits)."""
-    upgrade(empty_database_url)
+    from alembic import command
+
+    command.upgrade(alembic_config(empty_database_url), "head")
     engine = make_engine(empty_database_url)
     with engine.connect() as connection:
         compare_type = engine.dialect.name != "sqlite"
         context = MigrationContext.configure(connection, opts={"compare_type": compare_type})
         assert compare_metadata(context, SQLModel.metadata) == []
     engine.dispose()
+
+
+def schema(engine: Engine) -> JSON:
+    """Everything the database says of its tables: columns with their types (on SQLite
+    their affinity, all it keeps: a BIGINT and an INTEGER column hold the same), nullability
+    and server defaults, keys, foreign keys, indexes and unique constraints. Columns in name
+    order: a migration adds its columns after the others."""
+
+    def kept(column_type: str) -> str:
+        if engine.dialect.name == "sqlite" and "INT" in column_type:
+            return "INTEGER"
+        return column_type
+
+    with engine.connect() as connection:
+        seen = inspect(connection)
+        return {
+            table: {
+                "columns": sorted(
+                    (c["name"], kept(str(c["type"])), c["nullable"], c.get("default"))
+                    for c in seen.get_columns(table)
+                ),
+                "primary_key": seen.get_pk_constraint(table),
+                "foreign_keys": sorted(map(repr, seen.get_foreign_keys(table))),
+                "indexes": sorted(map(repr, seen.get_indexes(table))),
+                "unique": sorted(map(repr, seen.get_unique_constraints(table))),
+            }
+            for table in sorted(seen.get_table_names())
+        }
+
+
+def test_a_new_database_is_built_as_the_migrations_build_it(empty_database_url: str) -> None:
+    """A new database is built from the models and stamped at the newest revision, without
+    Alembic: the same tables, to the last default and index, as all the migrations build,
+    and Alembic reads it as being at its head."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext as Runtime
+
+    engine = make_engine(empty_database_url)
+    try:
+        assert upgrade(empty_database_url, engine) is True
+        built = schema(engine)
+        with engine.connect() as connection:
+            assert frozenset(Runtime.configure(connection).get_current_heads()) == script_heads()
+        tables = MetaData()
+        with engine.begin() as connection:
+            tables.reflect(connection)
+            tables.drop_all(connection)
+        assert schema(engine) == {}
+        command.upgrade(alembic_config(empty_database_url), "head")
+        migrated = schema(engine)
+    finally:
+        engine.dispose()
+    assert set(built) == set(migrated)
+    for table in migrated:
+        assert built[table] == migrated[table], table
+
+
+def test_a_database_holding_any_table_is_migrated_not_built(empty_database_url: str) -> None:
+    """A database with a table of its own but no version is left to Alembic, which fails
+    on it rather than stamping a schema it does not hold."""
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(text("CREATE TABLE room (id INTEGER PRIMARY KEY)"))
+        with pytest.raises(Exception, match="room"):
+            upgrade(empty_database_url, engine)
+        assert stored_revisions(engine) == frozenset()
+    finally:
+        engine.dispose()
 
 
 def test_a_stored_match_keeps_its_seed_and_its_times(database_url: str) -> None:
