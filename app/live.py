@@ -65,8 +65,9 @@ class SeatInfo:
 
     @property
     def connected(self) -> bool:
-        recently = utcnow() - self.away_since < self.away_after
-        return self.is_bot or self.sockets > 0 or self.elsewhere > 0 or recently
+        if self.is_bot or self.sockets > 0 or self.elsewhere > 0:
+            return True
+        return utcnow() - self.away_since < self.away_after
 
     def set_elsewhere(self, count: int) -> None:
         """The other processes' count of this seat's sockets; the last one gone starts the
@@ -76,13 +77,14 @@ class SeatInfo:
         self.elsewhere = count
 
     def public(self) -> JSON:
+        connected = self.connected
         return {
             "seat": self.position,
             "name": self.name,
             "bot": self.is_bot,
             "bot_style": self.bot_style if self.is_bot else None,
-            "connected": self.connected,
-            "away_since": None if self.connected else self.away_since.isoformat(),
+            "connected": connected,
+            "away_since": None if connected else self.away_since.isoformat(),
             "time_factor": self.time_factor,
         }
 

@@ -71,6 +71,9 @@ def template_cache() -> TemplateCache | None:
 environment = Environment(
     loader=FileSystemLoader(PROJECT_DIR / "templates"),
     bytecode_cache=template_cache(),
+    # A running server never sees its templates change (it is restarted to take new ones):
+    # no stat() of every template a fragment includes, at every fragment.
+    auto_reload=False,
     autoescape=select_autoescape(["html", "svg"]),
     extensions=["jinja2.ext.i18n"],
     trim_blocks=True,
