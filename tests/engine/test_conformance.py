@@ -16,7 +16,10 @@ alone where the prompt lists its choices), a whole game is played through ``subm
    the marks of a sealed seat the game names (``seal_marks``), and no other viewer's view
    holds the order as sent;
 5. a match played by bots in a real room on a SQLite file rebuilds, from its stored order
-   log, to its stored snapshot and its stored resolutions.
+   log, to its stored snapshot and its stored resolutions;
+6. a state, once returned (by setup, submit or a step of a resolution), never changes: the
+   room keeps the states of a show's steps and of the last resolution while the game goes
+   on, and an engine may share parts between a state and the next (``engine/core.py``).
 
 What only one game promises (its invariants, which secrets each view hides, its options)
 stays in that game's own tests.
@@ -222,6 +225,8 @@ def play(game: str, seats: int, seed: int, picker: str, check: bool = True) -> T
     rng = Rng.from_seed(seed ^ 0x5EED)
     state = rules.setup(seats, seed, {})
     trace = Trace(states=[saved(rules, state, check)])
+    returned: list[tuple[State, str]] = [(state, trace.states[0])]
+    """Promise 6: every state returned, with its text when it was returned."""
     unresolved: list[tuple[int, JSON]] = []
     while rules.outcome(state) is None:
         acting = [seat for seat in range(seats) if rules.prompt(state, seat) is not None]
@@ -235,12 +240,13 @@ def play(game: str, seats: int, seed: int, picker: str, check: bool = True) -> T
             sealed = rules.submit(state, seat, order)
             if check:
                 assert_sealing_leaks_nothing(rules, state, sealed, seat, seats)
+                returned.append((sealed, dumps(rules.to_json(sealed))))
             unresolved.append((seat, order))
             state, steps = advance(rules, sealed)
             if check:
                 assert_no_order_in_views(rules, sealed, unresolved, seats)
                 for step in steps:
-                    assert_round_trip(rules, step.state)
+                    returned.append((step.state, assert_round_trip(rules, step.state)))
             if steps:
                 unresolved = []
                 trace.resolutions += 1
@@ -253,7 +259,14 @@ def play(game: str, seats: int, seed: int, picker: str, check: bool = True) -> T
             if steps:
                 break  # a new round of decisions: who decides is asked again
     trace.outcome = rules.outcome(state)
+    assert_states_unchanged(rules, returned)
     return trace
+
+
+def assert_states_unchanged(rules: GameRules, returned: list[tuple[State, str]]) -> None:
+    """Promise 6: each state still reads as it did when it was returned."""
+    for number, (kept, text) in enumerate(returned):
+        assert dumps(rules.to_json(kept)) == text, f"state {number} changed after it was returned"
 
 
 CASES = [
@@ -358,6 +371,32 @@ def test_the_secrecy_checks_catch_a_view_that_shows_the_state(game: str) -> None
         assert_no_order_in_views(
             doctored, sealed, [(sealer, dict(reversed(planted.items())))], seats
         )
+
+
+class Drifting:
+    """A game whose states read differently each time they are read, as a state changed
+    in place by a later resolution would: the check of promise 6 must fail on it."""
+
+    def __init__(self, rules: GameRules) -> None:
+        self.rules = rules
+        self.reads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.rules, name)
+
+    def to_json(self, state: State) -> JSON:
+        self.reads += 1
+        return {**self.rules.to_json(state), "reads": self.reads}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_check_of_unchanged_states_catches_a_changed_state(game: str) -> None:
+    rules = get_rules(game)
+    state = rules.setup(rules.info.min_players, SEEDS[0], {})
+    assert_states_unchanged(rules, [(state, dumps(rules.to_json(state)))])
+    drifting = cast(GameRules, Drifting(rules))
+    with pytest.raises(AssertionError, match="changed after it was returned"):
+        assert_states_unchanged(drifting, [(state, dumps(drifting.to_json(state)))])
 
 
 # -- a stored match rebuilds to its snapshot ------------------------------------------------
