@@ -1317,8 +1317,9 @@ class LegionsRules(GameDefaults):
             events.append(Event("power", public))
         elif power == "swap_row":
             mine, theirs = order["hand"], order["row"]
-            slot = next(s for s in state.legion_row if s.card == theirs)
-            slot.card = mine  # the hand card goes to the row face up, in that place
+            row = state.legion_row
+            place = next(i for i, s in enumerate(row) if s.card == theirs)
+            row[place] = RowSlot(mine, row[place].face_up)  # the hand card, in that place
             me.hand.remove(mine)
             me.hand.append(theirs)
             public.update({"to_row": mine, "to_hand": theirs})
@@ -1500,7 +1501,7 @@ class LegionsRules(GameDefaults):
         assert len(state.legion_row) == 1
         slot = state.legion_row[0]
         was_face_down = not slot.face_up
-        slot.face_up = True
+        slot = state.legion_row[0] = RowSlot(slot.card, True)
         events.append(
             Event(
                 "attack_card",

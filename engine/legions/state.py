@@ -20,17 +20,18 @@ STEPS = "steps"  # G5/G6: one seat at a time decides
 OVER = "over"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class RowSlot:
-    """One card of the legion row (G2.5)."""
+    """One card of the legion row (G2.5). Never changed, replaced: states share it."""
 
     card: str
     face_up: bool
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class RecruitedHero:
-    """A hero and the exactly 2 legions slid under it (G8.3); fixed for the game (G8.7)."""
+    """A hero and the exactly 2 legions slid under it (G8.3); fixed for the game (G8.7),
+    so states share it."""
 
     hero: str
     legions: list[str]
@@ -52,12 +53,14 @@ class PlayerState:
     revealed: str | None = None
     """The revealed legion waiting to be placed in step 1 (G4.4)."""
     notes: list[JSON] = field(default_factory=list)
-    """What only this player saw this turn (peeks, Oracle, Broker); cleared at turn end."""
+    """What only this player saw this turn (peeks, Oracle, Broker); cleared at turn end.
+    A note is never changed once written: states share it."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Stage:
-    """The decision the game waits for during the steps: who decides, and what."""
+    """The decision the game waits for during the steps: who decides, and what. Replaced
+    at each decision, its ``data`` never changed: states share it."""
 
     seat: int
     kind: str
@@ -122,16 +125,17 @@ def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
 
     Every resolution starts from one, so it is written out field by field, positionally
     (the fields' order in the dataclasses above, which a test checks), copying lists by
-    slicing."""
+    slicing. What the rules never change in place is shared, not copied: row slots,
+    recruited heroes, notes, the stage, the pending order and the result (frozen, or only
+    ever replaced; conformance promise 6 checks that no state changes once returned)."""
     flags = state.flags
-    stage = state.stage
     return LegionsState(
         state.rng,
         state.turn,
         state.phase,
         [_clone_player(p) for p in state.players],
         state.tokens.copy(),
-        [RowSlot(slot.card, slot.face_up) for slot in state.legion_row],
+        state.legion_row[:],
         state.legion_deck[:],
         state.hero_row[:],
         state.hero_deck[:],
@@ -145,10 +149,10 @@ def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
         ),
         state.deal_first,
         state.leader,
-        None if stage is None else Stage(stage.seat, stage.kind, _copy_json(stage.data)),
-        None if state.pending is None or not keep_pending else _copy_json(state.pending),
+        state.stage,
+        state.pending if keep_pending else None,
         state.extra_placements,
-        None if state.result is None else _copy_json(state.result),
+        state.result,
         state.first_leader,
     )
 
@@ -161,10 +165,10 @@ def _clone_player(p: PlayerState) -> PlayerState:
         p.stratagem_used,
         {loc: cards[:] for loc, cards in p.face_up.items()},
         {loc: cards[:] for loc, cards in p.routed.items()},
-        [RecruitedHero(h.hero, h.legions[:]) for h in p.heroes],
+        p.heroes[:],
         p.sealed,
         p.revealed,
-        [_copy_json(note) for note in p.notes],
+        p.notes[:],
     )
 
 
