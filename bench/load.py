@@ -4,19 +4,23 @@ Starts ``pecet serve`` on a fresh SQLite file (or ``--processes N`` of them shar
 a throwaway Redis, room i played on process i % N), opens R rooms through the JSON API, seats
 six phones in each, starts the matches and connects every phone and board websocket. Then
 every phone plays whole rounds with the real protocol: when its view has a prompt, it waits a
-random moment within ``--window`` seconds and seals an order read off the prompt. It measures
+random moment within ``--window`` seconds and seals an order read off the prompt. With
+``--format html`` the sockets are the pages' own (``format=html&lang=en``): every view is a
+whole HTML fragment, and a phone reads the Heirs sheet's form off it, fills it in and sends
+its fields as htmx-ext-ws sends a form. It measures
 
 - last seal → board: from sending the last seal of a round to the board's first frame that
-  shows that round resolved (its ``show`` or newest ``history`` round);
+  shows that round resolved (its ``show`` or newest ``history`` round; in HTML, the
+  fragment's ``data-show-round`` or its log's newest ``data-round``);
 - seal → acknowledgement: from sending an order to the phone's next frame that shows it
   sealed (its own ``sealed`` notice, or a view with ``my_commitment`` set or no prompt any
-  more) or refuses it (an error frame);
+  more; in HTML, a fragment without a decision form) or refuses it (an error frame);
 - server RSS and CPU, client CPU, frames and bytes per kind, refusals and errors.
 
     .venv/bin/python bench/load.py [--rooms R] [--rounds N | --seconds S] [--window W]
-                                   [--saturate] [--clients K] [--processes N]
-                                   [--database-url URL] [--find-rooms [--p99-ms MS]]
-                                   [--json PATH]
+                                   [--saturate] [--format {json,html}] [--clients K]
+                                   [--processes N] [--database-url URL]
+                                   [--find-rooms [--p99-ms MS]] [--json PATH]
 
 Every figure is printed as one line of a plain table; ``--json`` writes the same figures.
 ``--find-rooms`` instead runs a few short probes to find the most rooms whose p99 last seal →
@@ -25,6 +29,7 @@ board stays within ``--p99-ms``.
 
 from __future__ import annotations
 
+import abc
 import argparse
 import asyncio
 import collections
@@ -42,10 +47,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
+from urllib.parse import urlencode
 
 import httpx
 import redis
@@ -84,7 +91,75 @@ the board's show) need no parsing on a phone that waits for nothing but its next
 the ``step`` frames between them it does not read at all."""
 
 
-# ------------------------------------------------------------------ orders from prompts
+# ------------------------------------------------------------------ what a phone draws
+
+BUILD_CHANCE = 0.5
+"""How often a phone builds, when its sheet offers a building it can pay for."""
+LEARN_CHANCE = 0.5
+"""How often a phone learns, when its sheet offers an ability it can pay for."""
+TRICK_CHANCE = 0.3
+"""How often a phone plays a trick, when its sheet offers one that costs nothing (tricks that
+cost something compete with recruits and buildings for the same resources)."""
+
+Choice = TypeVar("Choice")
+Expedition = TypeVar("Expedition")
+Trick = TypeVar("Trick")
+
+
+def maybe_choice(rng: random.Random, options: Sequence[Choice], chance: float) -> Choice | None:
+    """One of ``options`` at random, ``chance`` of the times; None otherwise or without any."""
+    if options and rng.random() < chance:
+        return rng.choice(options)
+    return None
+
+
+def draw_setup(
+    colours: Sequence[str], characters: Sequence[str], rng: random.Random, simplest: bool
+) -> tuple[str, str]:
+    """A colour and a character among those offered: at random, or the first of each."""
+    if simplest:
+        return colours[0], characters[0]
+    return rng.choice(colours), rng.choice(characters)
+
+
+@dataclass(frozen=True)
+class OrderMenu(Generic[Expedition, Trick]):
+    """What a Heirs order sheet offers, however the phone read it (a JSON prompt, an HTML
+    form): the choices of each part, each one affordable on its own."""
+
+    expeditions: Sequence[Expedition]
+    recruit_most: int
+    buildings: Sequence[str]
+    abilities: Sequence[str]
+    free_tricks: Sequence[Trick]
+    """Only tricks that cost nothing: the rest compete with recruits and buildings."""
+
+
+@dataclass(frozen=True)
+class OrderDraw(Generic[Expedition, Trick]):
+    """One order's choices, part by part (a trick's target or field is drawn by the reader,
+    which knows what the sheet offers for it)."""
+
+    expedition: Expedition
+    recruit: int
+    build: str | None
+    learn: str | None
+    trick: Trick | None
+
+
+def draw_order(
+    menu: OrderMenu[Expedition, Trick], rng: random.Random
+) -> OrderDraw[Expedition, Trick]:
+    """Each part of an order at random among what the menu offers. Parts that compete for the
+    same resources may still add up to a refusal, which the phone counts and recovers from, as
+    a player would."""
+    return OrderDraw(
+        expedition=rng.choice(menu.expeditions),
+        recruit=rng.randint(0, max(0, menu.recruit_most)),
+        build=maybe_choice(rng, menu.buildings, BUILD_CHANCE),
+        learn=maybe_choice(rng, menu.abilities, LEARN_CHANCE),
+        trick=maybe_choice(rng, menu.free_tricks, TRICK_CHANCE),
+    )
 
 
 def order_from_prompt(prompt: JSON, rng: random.Random, simplest: bool = False) -> JSON:
@@ -92,37 +167,40 @@ def order_from_prompt(prompt: JSON, rng: random.Random, simplest: bool = False) 
 
     ``simplest`` gives the prompt's own default (the order a timer would seal, H5.1), or at
     setup the first colour and character offered: what a phone falls back to after a refusal.
-    Otherwise each part is drawn at random among what the prompt offers and calls affordable;
-    parts that compete for the same resources may still add up to a refusal, which the phone
-    counts and recovers from, as a player would."""
+    Otherwise each part is drawn at random among what the prompt offers and calls affordable
+    (:func:`draw_order`)."""
     kind = prompt.get("kind")
     if kind == "setup":
-        colours, characters = prompt["colours"], prompt["characters"]
-        if simplest:
-            return {"colour": colours[0], "character": characters[0]}
-        return {"colour": rng.choice(colours), "character": rng.choice(characters)}
+        colour, character = draw_setup(prompt["colours"], prompt["characters"], rng, simplest)
+        return {"colour": colour, "character": character}
     default: JSON = dict(prompt.get("default") or {})
     if kind != "orders" or simplest:
         return default
     order = default
     expedition = prompt["expedition"]
-    choices: list[JSON] = [{"kind": "stay", "field": None}]
+    expeditions: list[JSON] = [{"kind": "stay", "field": None}]
     for expedition_kind in ("move", "attack", "scout"):
         for target in expedition.get(expedition_kind) or ():
-            choices.append({"kind": expedition_kind, "field": target})
-    order["expedition"] = rng.choice(choices)
+            expeditions.append({"kind": expedition_kind, "field": target})
     recruit = prompt["recruit"]
-    order["recruit"] = rng.randint(0, max(0, min(recruit["cap"], recruit["affordable"])))
-    buildings = [b["id"] for b in prompt["buildings"] if b["affordable"]]
-    if buildings and rng.random() < 0.5:
-        order["build"] = rng.choice(buildings)
-    abilities = [a["id"] for a in prompt["abilities"] if a["affordable"]]
-    if abilities and rng.random() < 0.5:
-        order["learn"] = rng.choice(abilities)
-    # Only tricks that cost nothing: the rest compete with recruits and buildings.
-    free_tricks = [t for t in prompt["tricks"] if t["affordable"] and not any(t["cost"].values())]
-    if free_tricks and rng.random() < 0.3:
-        trick = rng.choice(free_tricks)
+    menu = OrderMenu(
+        expeditions=expeditions,
+        recruit_most=min(recruit["cap"], recruit["affordable"]),
+        buildings=[b["id"] for b in prompt["buildings"] if b["affordable"]],
+        abilities=[a["id"] for a in prompt["abilities"] if a["affordable"]],
+        free_tricks=[
+            t for t in prompt["tricks"] if t["affordable"] and not any(t["cost"].values())
+        ],
+    )
+    draw = draw_order(menu, rng)
+    order["expedition"] = draw.expedition
+    order["recruit"] = draw.recruit
+    if draw.build is not None:
+        order["build"] = draw.build
+    if draw.learn is not None:
+        order["learn"] = draw.learn
+    trick = draw.trick
+    if trick is not None:
         played: JSON = {"card": trick["card"]}
         if "targets" in trick:
             if trick["targets"]:
@@ -131,7 +209,7 @@ def order_from_prompt(prompt: JSON, rng: random.Random, simplest: bool = False) 
         elif "fields_after" in trick or "fields" in trick:
             # The extra step starts where the expedition ends: the fields offered after it.
             after = trick.get("fields_after") or {}
-            chosen = order["expedition"]
+            chosen = draw.expedition
             ends = after.get(chosen["kind"])
             fields = ends.get(chosen["field"], []) if isinstance(ends, dict) else ends
             if fields is None:
@@ -147,6 +225,395 @@ def order_from_prompt(prompt: JSON, rng: random.Random, simplest: bool = False) 
 def decision_round(prompt: JSON) -> int:
     """The round a prompt decides, as the board names its resolution (setup is round 0)."""
     return int(prompt.get("round", 0)) if prompt.get("kind") == "orders" else 0
+
+
+# ------------------------------------------------------------------ reading HTML fragments
+
+HTML_QUERY = "?" + urlencode({"format": "html", "lang": "en"})
+"""What the phone and board pages add to their socket's address (app/pages.py)."""
+FRAGMENT_HEAD = re.compile(r'\s*<[a-z]+ id="([\w-]+)"')
+FRAGMENT_KINDS = {
+    "phone-view": "fragment",
+    "board-view": "fragment",
+    "phone-error": "error",
+    "board-flash": "error",
+}
+"""A fragment's kind by the id of its first element: a whole view (fragments/phone_view.html,
+board_view.html), or a refusal (fragments/error.html, which the views' own empty
+``phone-error`` and ``board-flash`` follow, never lead)."""
+ERROR_CODE = re.compile(r'data-error-code="([^"]*)"')
+DECISION_FORM = re.compile(r'<input type="hidden" name="action" value="heirs_(setup|orders)">')
+"""The hidden ``action`` of the Heirs forms that seal a decision, setup or orders
+(templates/games/heirs/phone.html): a phone's fragment holds one while the seat has a
+decision to make, and none once its order is sealed (its "Sealed" card), during the show or
+at the end."""
+FORM_VERSION = re.compile(r'<input type="hidden" name="version" value="(\d+)">')
+FORM_MATCH = re.compile(r'<input type="hidden" name="match" value="(\d+)">')
+DRAFT_ROUND = re.compile(r'data-draft-key="[^"]*:(\d+)"')
+"""The round of an order sheet: the last part of the key heirs.js files its draft under."""
+SHOW_ROUND = re.compile(r'data-show-round="(\d+)"')
+"""A board showing a round play out (templates/games/heirs/board.html)."""
+NEWEST_LOG_ROUND = re.compile(r'class="log-round newest" data-round="(\d+)"')
+"""The newest round of the board's log (templates/fragments/_log.html)."""
+BOARD_FINISHED = 'data-status="finished"'
+UNSUBMITTED_INPUTS = frozenset({"submit", "button", "reset", "image", "file"})
+
+
+def json_frame_kind(text: str) -> str:
+    head = FRAME_TYPE.match(text)
+    return head.group(1) if head else str(json.loads(text).get("type"))
+
+
+def html_frame_kind(text: str) -> str:
+    """``fragment`` or ``error`` (:data:`FRAGMENT_KINDS`); a JSON frame's type, should one
+    come (a pong); else ``other``."""
+    head = FRAGMENT_HEAD.match(text)
+    if head is not None:
+        return FRAGMENT_KINDS.get(head.group(1), f"#{head.group(1)}")
+    return json_frame_kind(text) if text.lstrip().startswith("{") else "other"
+
+
+def error_code(fragment: str) -> str:
+    code = ERROR_CODE.search(fragment)
+    return code.group(1) if code else "unknown"
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    value: str
+    selected: bool
+    disabled: bool
+
+
+@dataclass
+class FormControl:
+    """An ``input`` or ``select`` of a form, as the page sent it."""
+
+    name: str
+    kind: str
+    """An input's ``type`` (``text`` when it has none), or ``select``."""
+    value: str
+    attributes: dict[str, str | None]
+    options: list[SelectOption] = field(default_factory=list)
+
+    @property
+    def checked(self) -> bool:
+        return "checked" in self.attributes
+
+    @property
+    def disabled(self) -> bool:
+        return "disabled" in self.attributes
+
+    def option_values(self) -> list[str]:
+        return [option.value for option in self.options if not option.disabled]
+
+    def selected_value(self) -> str | None:
+        """The option a browser submits: the last one marked selected, else the first that
+        is not disabled; None for a select without options."""
+        marked = [option for option in self.options if option.selected]
+        if marked:
+            return marked[-1].value
+        return next(iter(self.option_values()), None)
+
+
+@dataclass
+class SheetForm:
+    """A ``ws-send`` form of a fragment: its own attributes and its controls, in order."""
+
+    attributes: dict[str, str | None]
+    controls: list[FormControl] = field(default_factory=list)
+
+    def named(self, name: str) -> list[FormControl]:
+        return [control for control in self.controls if control.name == name]
+
+    def control(self, name: str) -> FormControl | None:
+        return next(iter(self.named(name)), None)
+
+    def enabled_values(self, name: str) -> list[str]:
+        """The values of the controls named ``name`` a player can tap (a radio group)."""
+        return [control.value for control in self.named(name) if not control.disabled]
+
+    def checked_value(self, name: str) -> str | None:
+        return next((c.value for c in self.named(name) if c.checked and not c.disabled), None)
+
+
+class FormReader(HTMLParser):
+    """The ``ws-send`` forms of a fragment, with their inputs and selects."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.forms: list[SheetForm] = []
+        self._form: SheetForm | None = None
+        self._select: FormControl | None = None
+        self._option: dict[str, str | None] | None = None
+        """The attributes of an ``option`` whose text is being read (one without a value)."""
+        self._option_text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if tag == "form":
+            if "ws-send" in attributes:
+                self._form = SheetForm(attributes)
+                self.forms.append(self._form)
+            return
+        if self._form is None:
+            return
+        if tag == "input":
+            kind = (attributes.get("type") or "text").lower()
+            # A checkbox or radio without a value submits "on", as in a browser.
+            default = "on" if kind in ("checkbox", "radio") else ""
+            value = attributes.get("value")
+            self._form.controls.append(
+                FormControl(
+                    attributes.get("name") or "",
+                    kind,
+                    default if value is None else value,
+                    attributes,
+                )
+            )
+        elif tag == "select":
+            self._select = FormControl(attributes.get("name") or "", "select", "", attributes)
+            self._form.controls.append(self._select)
+        elif tag == "option" and self._select is not None:
+            self._end_option()
+            self._option, self._option_text = attributes, []
+
+    def handle_data(self, data: str) -> None:
+        if self._option is not None:
+            self._option_text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("option", "select"):
+            self._end_option()
+        if tag == "select":
+            self._select = None
+        elif tag == "form":
+            self._form = None
+
+    def _end_option(self) -> None:
+        option, self._option = self._option, None
+        if option is None or self._select is None:
+            return
+        value = option.get("value")
+        text = " ".join("".join(self._option_text).split())  # an option's text, stripped
+        self._select.options.append(
+            SelectOption(
+                text if value is None else value, "selected" in option, "disabled" in option
+            )
+        )
+
+
+def fragment_decision(fragment: str) -> Decision[str] | None:
+    """The decision a phone's fragment asks for, None when it holds no decision form: the
+    form's markup, with what tells the decision apart read off its hidden inputs (the
+    ``version`` and ``match`` of the view it was drawn from) and, for orders, its round
+    (setup is round 0). The form itself is parsed only when the phone fills it in: a phone
+    gets a fresh fragment at every seal of the others, and reads most of them only for this."""
+    action = DECISION_FORM.search(fragment)
+    if action is None:
+        return None
+    start = fragment.rfind("<form", 0, action.start())
+    end = fragment.find("</form>", action.end())
+    markup = fragment[start : end + len("</form>")]
+    version, match = FORM_VERSION.search(markup), FORM_MATCH.search(markup)
+    if start < 0 or end < 0 or version is None or match is None:
+        return None
+    kind = action.group(1)
+    round_number = 0
+    if kind == "orders":
+        drafted = DRAFT_ROUND.search(markup)
+        if drafted is None:
+            return None
+        round_number = int(drafted.group(1))
+    return Decision(int(match.group(1)), int(version.group(1)), kind, round_number, markup)
+
+
+def parse_form(markup: str) -> SheetForm:
+    """The first ``ws-send`` form of ``markup``, read with the standard library's parser."""
+    reader = FormReader()
+    reader.feed(markup)
+    reader.close()
+    if not reader.forms:
+        raise ValueError("no ws-send form in the markup")
+    return reader.forms[0]
+
+
+def form_fields(form: SheetForm, choices: Mapping[str, str | None]) -> JSON:
+    """The fields a browser submits for ``form`` (the entry list ``FormData`` builds: every
+    enabled control with a name; radios and checkboxes only when checked; a select's selected
+    option), once the player's ``choices`` are made: a name → the value its control takes
+    (the radio of that value checked, the option selected, the input set), or None for a
+    control the page's script disabled. A name sent twice becomes a list, as htmx sends it."""
+    fields: JSON = {}
+    for control in form.controls:
+        name = control.name
+        if not name or control.disabled or control.kind in UNSUBMITTED_INPUTS:
+            continue
+        chosen, changed = choices.get(name), name in choices
+        if changed and chosen is None:
+            continue
+        value: str | None
+        if control.kind in ("radio", "checkbox"):
+            on = control.value == chosen if changed else control.checked
+            value = control.value if on else None
+        elif control.kind == "select":
+            value = chosen if changed else control.selected_value()
+        else:
+            value = chosen if changed else control.value
+        if value is None:
+            continue
+        held = fields.get(name)
+        if held is None:
+            fields[name] = value
+        elif isinstance(held, list):
+            held.append(value)
+        else:
+            fields[name] = [held, value]
+    return fields
+
+
+def fields_after(select: FormControl, expedition: str) -> list[str]:
+    """The options heirs.js leaves in a select that follows the chosen expedition
+    (``data-after``: the Shadow path's fields from where the expedition ends); a select that
+    does not follow it keeps its own."""
+    after_text = select.attributes.get("data-after")
+    if after_text is None:
+        return select.option_values()
+    after = json.loads(after_text)
+    kind, _, place = expedition.partition(":")
+    fields = after.get(kind)
+    if isinstance(fields, dict):
+        fields = fields.get(place)
+    return [str(f) for f in fields or []]
+
+
+def sheet_choices(
+    form: SheetForm, kind: str, rng: random.Random, simplest: bool
+) -> dict[str, str | None]:
+    """What a player changes on a Heirs sheet before sealing it, for :func:`form_fields`.
+
+    ``simplest`` leaves the sheet as the page drew it (at setup its first colour and
+    character, for orders the default order): what a phone falls back to after a refusal.
+    Otherwise the choices are drawn as the JSON mode draws them from a prompt, among what the
+    form lets a player tap (:func:`draw_order`). Then, as the page's script does, each select
+    that follows the expedition offers the fields after it; and a required radio group that
+    the page left without a choice gets one at random, since the form would not submit."""
+    choices: dict[str, str | None] = {}
+    if kind == "setup" and not simplest:
+        colours, characters = form.enabled_values("colour"), form.enabled_values("character")
+        if colours and characters:
+            choices["colour"], choices["character"] = draw_setup(colours, characters, rng, simplest)
+    elif kind == "orders" and not simplest:
+        _draw_on_sheet(form, rng, choices)
+    if kind == "orders":
+        expedition = choices.get("expedition") or form.checked_value("expedition") or "stay"
+        for select in form.controls:
+            if select.kind == "select" and "data-after" in select.attributes:
+                offered = fields_after(select, expedition)
+                kept = choices.get(select.name)
+                choices[select.name] = kept if kept in offered else next(iter(offered), None)
+    for control in form.controls:
+        name = control.name
+        if (
+            control.kind == "radio"
+            and "required" in control.attributes
+            and name not in choices
+            and form.checked_value(name) is None
+            and form.enabled_values(name)
+        ):
+            choices[name] = rng.choice(form.enabled_values(name))
+    return choices
+
+
+def _draw_on_sheet(form: SheetForm, rng: random.Random, choices: dict[str, str | None]) -> None:
+    """An order drawn among the sheet's enabled choices, written into ``choices``."""
+    recruit = form.control("recruit")
+    recruit_most = 0
+    if recruit is not None and not recruit.disabled:
+        recruit_most = int(recruit.attributes.get("max") or 0)
+    free_tricks = [
+        control.value
+        for control in form.named("trick")
+        if control.value
+        and not control.disabled
+        and not any(json.loads(control.attributes.get("data-cost") or "{}").values())
+    ]
+    menu = OrderMenu(
+        expeditions=form.enabled_values("expedition") or ["stay"],
+        recruit_most=recruit_most,
+        buildings=[value for value in form.enabled_values("build") if value],
+        abilities=[value for value in form.enabled_values("learn") if value],
+        free_tricks=free_tricks,
+    )
+    draw = draw_order(menu, rng)
+    choices["expedition"] = draw.expedition
+    if recruit_most:
+        choices["recruit"] = str(draw.recruit)
+    if draw.build is not None:
+        choices["build"] = draw.build
+    if draw.learn is not None:
+        choices["learn"] = draw.learn
+    card = draw.trick
+    if card is None:
+        return
+    target, place = form.control(f"target_{card}"), form.control(f"field_{card}")
+    if target is not None:  # a trick aimed at a sibling: the page offers only those it may
+        targets = target.option_values()
+        if targets:
+            choices[target.name] = rng.choice(targets)
+            choices["trick"] = card
+    elif place is not None:  # a trick with a field: where the expedition ends, for a Shadow path
+        fields = fields_after(place, draw.expedition)
+        if fields:
+            choices[place.name] = rng.choice(fields)
+            choices["trick"] = card
+    else:
+        choices["trick"] = card
+
+
+def htmx_ws_message(fields: JSON, form: SheetForm, page_url: str) -> str:
+    """What htmx-ext-ws sends when a ``ws-send`` form is submitted: its fields and
+    ``HEADERS`` as ``htmx.getHeaders`` builds them (static/vendor/htmx-2.0.8.min.js and
+    htmx-ext-ws-2.0.4.min.js): the triggering element's ``id`` and ``name`` (the form's,
+    null when it has none), the target's ``id`` (the form itself: no ``hx-target`` is set on
+    it or above it) and the page's address; ``JSON.stringify``'s compact text."""
+    headers = {
+        "HX-Request": "true",
+        "HX-Trigger": form.attributes.get("id"),
+        "HX-Trigger-Name": form.attributes.get("name"),
+        "HX-Target": form.attributes.get("id"),
+        "HX-Current-URL": page_url,
+    }
+    return json.dumps({**fields, "HEADERS": headers}, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class BoardNews:
+    """What a board frame tells: the newest round it shows resolved, if any, of which match
+    (None: the frame does not say), and whether the match is over."""
+
+    match: int | None
+    round: int | None
+    finished: bool
+
+
+def json_board_news(text: str) -> BoardNews | None:
+    """A JSON view's ``show`` round, or the newest round of its ``history``."""
+    view: JSON = json.loads(text)
+    match = view.get("match")
+    if match is None:
+        return None
+    show = view.get("show")
+    history = view.get("history") or []
+    newest = show["round"] if show else (history[-1]["round"] if history else None)
+    return BoardNews(int(match), newest, view.get("status") == "finished")
+
+
+def html_board_news(text: str) -> BoardNews:
+    """A board fragment's ``data-show-round`` (the round its show plays out), or the
+    ``data-round`` of its log's newest round; the fragment does not name the match."""
+    shown = SHOW_ROUND.search(text) or NEWEST_LOG_ROUND.search(text)
+    return BoardNews(None, None if shown is None else int(shown.group(1)), BOARD_FINISHED in text)
 
 
 # ------------------------------------------------------------------ figures
@@ -227,6 +694,8 @@ class RoomSeats:
     seat_tokens: list[str]
     ws_url: str
     """The websocket root of the server process the room is played on."""
+    base_url: str
+    """Its HTTP root (where a phone's page is, for htmx's ``HX-Current-URL``)."""
 
 
 @dataclass(frozen=True)
@@ -237,17 +706,45 @@ class DriveOptions:
     stall: float
     seed: int
     compression: bool
+    format: str = "json"
+    """``json`` (JSON frames, as API clients) or ``html`` (fragments, as the pages)."""
 
 
-class Phone:
-    """One seat's websocket, answering every prompt once with an order built from it."""
+Sheet = TypeVar("Sheet")
+
+
+@dataclass(frozen=True)
+class Decision(Generic[Sheet]):
+    """What a phone's newest view asks of it, and the sheet it reads the choices off (a JSON
+    prompt, an HTML form)."""
+
+    match: int
+    version: int
+    """The view the sheet was drawn from: an order says so (issue 13.10)."""
+    kind: str
+    """The prompt's kind: ``setup`` or ``orders``."""
+    round: int
+    """The round it decides, as the board names its resolution (setup is round 0)."""
+    sheet: Sheet
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return self.match, self.version
+
+
+class Phone(abc.ABC, Generic[Sheet]):
+    """One seat's websocket, answering every decision once with an order drawn from it. What
+    a phone does with a view, an acknowledgement or a refusal is the same in every format;
+    a subclass reads its format's frames (:meth:`on_frame`) and writes its orders
+    (:meth:`order_text`)."""
 
     def __init__(self, room: RoomDriver, token: str, rng: random.Random) -> None:
         self.room = room
         self.token = token
         self.rng = rng
         self.socket: ClientConnection | None = None
-        self.view: JSON | None = None
+        self.decision: Decision[Sheet] | None = None
+        """What the newest view asks; None when it asks nothing."""
         self.answered: tuple[int, int] | None = None
         """(match, version) of the view the last order was drawn from."""
         self.sent_at: float | None = None
@@ -258,34 +755,30 @@ class Phone:
         self.timer: asyncio.TimerHandle | None = None
         self.greeted = False
         """The phone has had its first view since it connected."""
-        self.seat: int | None = None
-        """The phone's room seat, read off its first view with a decision."""
 
+    @abc.abstractmethod
     def on_frame(self, kind: str, text: str) -> None:
-        if kind == "error":
-            self._on_refusal(json.loads(text))
-        elif kind == "view" and (not self.room.done.is_set() or self.sent_at is not None):
-            self.greeted = True
-            if any(marker in text for marker in NO_PROMPT):
-                self._on_idle_view()
-            else:
-                self._on_view(json.loads(text))
-        elif (
-            kind == "sealed"
-            and self.sent_at is not None
-            and json.loads(text).get("seat") == self.seat
-        ):
-            # The phone's own seal comes back as a notice (in Heirs it leaves the seat
-            # nothing to decide until the next whole view).
-            self.view = None
-            self._acknowledged()
-        # Anything else (another seat's notice, a step of the show, a pong) changes nothing.
+        """One frame the phone's socket received, of ``kind`` (the wire's name for it)."""
 
-    def _on_idle_view(self) -> None:
-        """A view with nothing to decide: it acknowledges a sealed order, if one waits."""
-        self.view = None
-        if self.sent_at is not None:
+    @abc.abstractmethod
+    def order_text(self, decision: Decision[Sheet], simplest: bool) -> str:
+        """The frame that seals an order for ``decision``: drawn at random, or the simplest
+        one (:func:`order_from_prompt`)."""
+
+    def listening(self) -> bool:
+        """Whether views still matter: the room plays, or an order waits for its answer."""
+        return not self.room.done.is_set() or self.sent_at is not None
+
+    def show(self, decision: Decision[Sheet] | None, sealed: bool = False) -> None:
+        """A view: ``decision`` is what it asks (None: nothing), ``sealed`` that it shows this
+        phone's order sealed. Either acknowledges an order that waits for its answer; a
+        decision is answered after a random wait within the window."""
+        self.greeted = True
+        self.decision = decision
+        if self.sent_at is not None and (sealed or decision is None):
             self._acknowledged()
+        if decision is not None:
+            self.consider(self.rng.uniform(0, self.room.options.window))
 
     def _acknowledged(self) -> None:
         assert self.sent_at is not None
@@ -295,46 +788,35 @@ class Phone:
         self.room.progress(now)
         self.sent_at = None
 
-    def _on_view(self, view: JSON) -> None:
-        self.view = view
-        self.seat = (view.get("you") or {}).get("seat", self.seat)
-        if self.sent_at is not None and (
-            view.get("my_commitment") is not None or view.get("prompt") is None
-        ):
-            self._acknowledged()
-        self.consider(self.rng.uniform(0, self.room.options.window))
-
-    def _on_refusal(self, error: JSON) -> None:
-        code = str(error.get("code"))
+    def refused(self, code: str) -> None:
+        """An error frame: the answer to the order sent, counted by prompt kind and code.
+        A fresh view gets a fresh order at once, the same view the simplest one; after a
+        ``stale`` or ``show`` refusal the server sends the fresh view on its own."""
+        report = self.room.report
         if self.sent_at is None:  # not an answer to an order of ours
-            self.room.report.count(self.room.report.refusals, f"unasked {code}")
+            report.count(report.refusals, f"unasked {code}")
             return
-        self.room.report.count(self.room.report.refusals, f"{self.sent_kind} {code}")
+        report.count(report.refusals, f"{self.sent_kind} {code}")
         now = time.perf_counter()
-        self.room.report.ack_ms.append((now - self.sent_at) * 1000)
+        report.ack_ms.append((now - self.sent_at) * 1000)
         self.sent_at = None
         self.attempts += 1
         if self.attempts > RETRIES_PER_DECISION:
-            self.room.report.count(self.room.report.errors, "gave_up_a_decision")
+            report.count(report.errors, "gave_up_a_decision")
             return
         key = self._view_key()
         if code in ("stale", "show") and key == self.answered:
             return  # the server sends the fresh sheet (or the next prompt) on its own
-        # Recover at once: a fresh view gets a fresh order; the same view the simplest one.
         self.consider(0.0, simplest=key == self.answered)
 
     def _view_key(self) -> tuple[int, int] | None:
-        view = self.view
-        if view is None or view.get("match") is None or view.get("version") is None:
-            return None
-        return int(view["match"]), int(view["version"])
+        return None if self.decision is None else self.decision.key
 
     def consider(self, delay: float, simplest: bool = False) -> None:
-        """Answer the view's prompt after ``delay`` seconds, unless already answered."""
+        """Answer the view's decision after ``delay`` seconds, unless already answered."""
         if self.timer is not None or self.sent_at is not None or not self.room.playing:
             return
-        view = self.view
-        if view is None or view.get("prompt") is None:
+        if self.decision is None:
             return
         if self._view_key() == self.answered and not simplest:
             return
@@ -344,19 +826,17 @@ class Phone:
 
     def _send(self, simplest: bool) -> None:
         self.timer = None
-        view, key = self.view, self._view_key()
-        if view is None or key is None or self.sent_at is not None or not self.room.playing:
+        decision = self.decision
+        if decision is None or self.sent_at is not None or not self.room.playing:
             return
-        prompt = view.get("prompt")
-        if prompt is None or (key == self.answered and not simplest):
+        if decision.key == self.answered and not simplest:
             return
-        order = order_from_prompt(prompt, self.rng, simplest)
-        frame = {"type": "order", "order": order, "version": key[1], "match": key[0]}
-        self.answered = key
-        self.sent_kind = str(prompt.get("kind"))
+        text = self.order_text(decision, simplest)
+        self.answered = decision.key
+        self.sent_kind = decision.kind
         self.sent_at = time.perf_counter()
-        self.room.sent(key[0], decision_round(prompt), self.sent_at)
-        self.room.spawn(self._transmit(json.dumps(frame)))
+        self.room.sent(decision.match, decision.round, self.sent_at)
+        self.room.spawn(self._transmit(text))
 
     async def _transmit(self, text: str) -> None:
         assert self.socket is not None
@@ -365,6 +845,89 @@ class Phone:
         except ConnectionClosed:
             self.room.report.count(self.room.report.errors, "send_on_closed_socket")
             self.sent_at = None
+
+
+class JsonPhone(Phone[JSON]):
+    """A phone of the JSON protocol (app/ws.py): views, seal notices, ``order`` frames."""
+
+    def __init__(self, room: RoomDriver, token: str, rng: random.Random) -> None:
+        super().__init__(room, token, rng)
+        self.seat: int | None = None
+        """The phone's room seat, read off its first view with a decision."""
+
+    def on_frame(self, kind: str, text: str) -> None:
+        if kind == "error":
+            self.refused(str(json.loads(text).get("code")))
+        elif kind == "view" and self.listening():
+            if any(marker in text for marker in NO_PROMPT):
+                self.show(None)
+            else:
+                self._on_view(json.loads(text))
+        elif (
+            kind == "sealed"
+            and self.sent_at is not None
+            and json.loads(text).get("seat") == self.seat
+        ):
+            # The phone's own seal comes back as a notice (in Heirs it leaves the seat
+            # nothing to decide until the next whole view).
+            self.decision = None
+            self._acknowledged()
+        # Anything else (another seat's notice, a step of the show, a pong) changes nothing.
+
+    def _on_view(self, view: JSON) -> None:
+        self.seat = (view.get("you") or {}).get("seat", self.seat)
+        prompt = view.get("prompt")
+        decision = None
+        if prompt is not None and view.get("match") is not None and view.get("version") is not None:
+            decision = Decision(
+                int(view["match"]),
+                int(view["version"]),
+                str(prompt.get("kind")),
+                decision_round(prompt),
+                prompt,
+            )
+        self.show(decision, sealed=view.get("my_commitment") is not None)
+
+    def order_text(self, decision: Decision[JSON], simplest: bool) -> str:
+        order = order_from_prompt(decision.sheet, self.rng, simplest)
+        version, match = decision.version, decision.match
+        return json.dumps({"type": "order", "order": order, "version": version, "match": match})
+
+
+class HtmlPhone(Phone[str]):
+    """A phone as the page is one (``format=html``): every view is a whole fragment; the
+    phone reads its Heirs decision form, fills it in and sends its fields as htmx-ext-ws
+    does. A fragment without a decision form (the sheet sealed, the show, the end)
+    acknowledges an order, as an error fragment refuses it."""
+
+    def __init__(self, room: RoomDriver, token: str, rng: random.Random) -> None:
+        super().__init__(room, token, rng)
+        self.page_url = f"{room.seats.base_url}/r/{room.seats.code}"
+
+    def on_frame(self, kind: str, text: str) -> None:
+        if kind == "error":
+            self.refused(error_code(text))
+        elif kind == "fragment" and self.listening():
+            self.show(fragment_decision(text))
+
+    def order_text(self, decision: Decision[str], simplest: bool) -> str:
+        form = parse_form(decision.sheet)
+        choices = sheet_choices(form, decision.kind, self.rng, simplest)
+        return htmx_ws_message(form_fields(form, choices), form, self.page_url)
+
+
+@dataclass(frozen=True)
+class Wire:
+    """How one ``--format`` talks: the query its sockets add, how a frame's kind is told,
+    which board frames may show a resolution and how they are read, and its phones."""
+
+    query: str
+    frame_kind: Callable[[str], str]
+    view_kind: str
+    finished_marker: str
+    """Text only a board frame of a finished match holds (the cheap test before reading)."""
+    board_news: Callable[[str], BoardNews | None]
+    phone: Callable[[RoomDriver, str, random.Random], Phone[Any]]
 
 
 class RoomDriver:
@@ -376,14 +939,17 @@ class RoomDriver:
         self.seats = seats
         self.options = options
         self.report = report
+        self.wire = WIRES[options.format]
         self.phones = [
-            Phone(self, token, random.Random(rng.random())) for token in seats.seat_tokens
+            self.wire.phone(self, token, random.Random(rng.random())) for token in seats.seat_tokens
         ]
         self.board: ClientConnection | None = None
         self.playing = False
         self.done = asyncio.Event()
         self.last_sent: dict[tuple[int, int], float] = {}
         """(match, round) → when its last seal so far was sent."""
+        self.match: int | None = None
+        """The match the phones last sealed into: a board fragment does not name its own."""
         self.resolved: set[tuple[int, int]] = set()
         self.unresolved: set[tuple[int, int]] = set()
         """Rounds sealed into and not yet shown resolved: the board must read its frames."""
@@ -396,6 +962,7 @@ class RoomDriver:
         task.add_done_callback(self.tasks.discard)
 
     def sent(self, match: int, round_number: int, at: float) -> None:
+        self.match = match
         self.last_sent[(match, round_number)] = at
         self.unresolved.add((match, round_number))
 
@@ -417,19 +984,17 @@ class RoomDriver:
                 phone.timer = None
 
     def on_board_frame(self, kind: str, text: str) -> None:
-        if kind != "view" or not self.playing:
+        if kind != self.wire.view_kind or not self.playing:
             return
-        if not self.unresolved and '"finished"' not in text:
+        if not self.unresolved and self.wire.finished_marker not in text:
             return  # the show of a round already counted: nothing to learn from it
         now = time.perf_counter()
-        view: JSON = json.loads(text)
-        match = view.get("match")
-        if match is None:
+        news = self.wire.board_news(text)
+        if news is None:
             return
-        show = view.get("show")
-        history = view.get("history") or []
-        newest = show["round"] if show else (history[-1]["round"] if history else None)
-        if newest is not None and (match, newest) not in self.resolved:
+        match = self.match if news.match is None else news.match
+        newest = news.round
+        if match is not None and newest is not None and (match, newest) not in self.resolved:
             self.resolved.add((match, newest))
             self.unresolved.discard((match, newest))
             self.progress(now)
@@ -442,9 +1007,29 @@ class RoomDriver:
                 self.report.order_rounds += 1
                 if newest >= self.options.rounds:
                     self.finish()
-        if view.get("status") == "finished" and self.playing:
+        if news.finished and self.playing:
             self.report.finished_games += 1
             self.finish()
+
+
+WIRES: dict[str, Wire] = {
+    "json": Wire(
+        query="",
+        frame_kind=json_frame_kind,
+        view_kind="view",
+        finished_marker='"finished"',
+        board_news=json_board_news,
+        phone=JsonPhone,
+    ),
+    "html": Wire(
+        query=HTML_QUERY,
+        frame_kind=html_frame_kind,
+        view_kind="fragment",
+        finished_marker=BOARD_FINISHED,
+        board_news=html_board_news,
+        phone=HtmlPhone,
+    ),
+}
 
 
 async def _read(
@@ -453,17 +1038,17 @@ async def _read(
     handle: Callable[[str, str], None],
     report: WorkerReport,
     closing: asyncio.Event,
+    frame_kind: Callable[[str], str],
 ) -> None:
-    """Every frame of one socket, tallied by kind and handed on; a socket that ends before
-    ``closing`` is set counts as an error."""
+    """Every frame of one socket, tallied by kind (``frame_kind``, the wire's) and handed
+    on; a socket that ends before ``closing`` is set counts as an error."""
     frames = report.frames
     try:
         async for message in socket:
             if isinstance(message, bytes):
                 frames.setdefault(f"{role} binary", FrameTally()).add(len(message))
                 continue
-            head = FRAME_TYPE.match(message)
-            kind = head.group(1) if head else str(json.loads(message).get("type"))
+            kind = frame_kind(message)
             size = len(message) if message.isascii() else len(message.encode())
             tally = frames.get(f"{role} {kind}")
             if tally is None:
@@ -498,6 +1083,7 @@ async def drive(
     """Connect every socket of ``rooms``, await ``ready()`` (the go), play, and report."""
     report = WorkerReport()
     rng = random.Random(options.seed)
+    wire = WIRES[options.format]
     drivers = [RoomDriver(seats, options, report, rng) for seats in rooms]
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
     readers: list[asyncio.Task[None]] = []
@@ -505,9 +1091,10 @@ async def drive(
 
     async def connect_room(driver: RoomDriver) -> None:
         base = f"{driver.seats.ws_url}/ws/rooms/{driver.seats.code}"
-        driver.board = await _open(f"{base}/board", driver.seats.host_token, options, gate)
+        board_url = f"{base}/board{wire.query}"
+        driver.board = await _open(board_url, driver.seats.host_token, options, gate)
         for phone in driver.phones:
-            phone.socket = await _open(base, phone.token, options, gate)
+            phone.socket = await _open(f"{base}{wire.query}", phone.token, options, gate)
         report.sockets += 1 + len(driver.phones)
 
     await asyncio.gather(*(connect_room(driver) for driver in drivers))
@@ -515,13 +1102,17 @@ async def drive(
         assert driver.board is not None
         readers.append(
             asyncio.create_task(
-                _read(driver.board, "board", driver.on_board_frame, report, closing)
+                _read(
+                    driver.board, "board", driver.on_board_frame, report, closing, wire.frame_kind
+                )
             )
         )
         for phone in driver.phones:
             assert phone.socket is not None
             readers.append(
-                asyncio.create_task(_read(phone.socket, "phone", phone.on_frame, report, closing))
+                asyncio.create_task(
+                    _read(phone.socket, "phone", phone.on_frame, report, closing, wire.frame_kind)
+                )
             )
     # Idle: every phone has its first view (the setup prompt) before the go.
     greeting_deadline = time.perf_counter() + options.stall
@@ -816,7 +1407,7 @@ async def open_rooms(servers: Sequence[Server], count: int, options: JSON) -> li
                 f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host}"}
             )
             started.raise_for_status()
-            return RoomSeats(code, host, tokens, server.ws_url)
+            return RoomSeats(code, host, tokens, server.ws_url, server.base_url)
 
     async with contextlib.AsyncExitStack() as stack:
         clients = [
@@ -900,11 +1491,13 @@ def run(args: argparse.Namespace) -> JSON:
         stall=args.stall,
         seed=args.seed,
         compression=not args.no_compression,
+        format=args.format,
     )
     game_rounds = MAX_HEIRS_ROUNDS if args.seconds else max(DEFAULT_HEIRS_ROUNDS, args.rounds)
     processes = args.processes
     figures: JSON = {
         "commit": _git_commit(),
+        "format": args.format,
         "mode": "saturate (window 0)" if args.saturate else f"window {window:g} s",
         "load_average_start": [round(x, 2) for x in os.getloadavg()],
         "step_seconds": args.step_seconds,
@@ -1059,6 +1652,12 @@ def _next_message(
                 raise RuntimeError("the client processes ended without a report") from None
 
 
+FORMAT_LABELS = {
+    "json": "json (JSON frames, as API clients)",
+    "html": "html (format=html&lang=en: HTML fragments and htmx form messages, as the pages)",
+}
+
+
 def line(name: str, value: object) -> None:
     """One row of a printed table."""
     print(f"{name:<34} {value}")
@@ -1076,6 +1675,7 @@ def print_table(figures: JSON) -> None:
     several = processes > 1
     print()
     line("commit", figures["commit"])
+    line("format", FORMAT_LABELS[figures["format"]])
     line("mode", figures["mode"])
     line("client processes", figures["clients"])
     placement = f" (room i and all its sockets on process i % {processes})" if several else ""
@@ -1157,6 +1757,7 @@ def find_rooms(args: argparse.Namespace) -> JSON:
     target = args.p99_ms
     search: JSON = {
         "commit": _git_commit(),
+        "format": args.format,
         "processes": args.processes,
         "database": _database_label(args.database_url, args.processes),
         "target_p99_ms": target,
@@ -1268,6 +1869,7 @@ def print_search(search: JSON) -> None:
     placement = f" (room i and all its sockets on process i % {processes})" if processes > 1 else ""
     line("server processes", f"{processes}{placement}")
     line("database", search["database"])
+    line("format", FORMAT_LABELS[search["format"]])
     line("mode", search["mode"])
     line("target", f"p99 last seal→board ≤ {search['target_p99_ms']:g} ms, no errors")
     line(
@@ -1348,6 +1950,14 @@ def main() -> None:
         default=60.0,
         help="seconds without progress after which a room counts as stalled",
     )
+    parser.add_argument(
+        "--format",
+        choices=list(WIRES),
+        default="json",
+        help="json: JSON frames, as API clients (default); html: the pages' own sockets "
+        "(format=html&lang=en), whole HTML fragments read as a browser shows them, and "
+        "orders sent as htmx-ext-ws sends the sheet's form",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--no-compression", action="store_true", help="no permessage-deflate (browsers use it)"
@@ -1372,7 +1982,7 @@ def main() -> None:
         else f"{args.rooms} rooms"
     )
     print(
-        f"load: {rooms} × ({PHONES_PER_ROOM} phones + 1 board), "
+        f"load: {rooms} × ({PHONES_PER_ROOM} phones + 1 board), {args.format} frames, "
         f"step {args.step_seconds:g} s, {pace}, {args.clients} client process(es), "
         f"{args.processes} server process(es)",
         flush=True,
