@@ -13,12 +13,14 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from datetime import UTC, datetime
 from io import BytesIO
 from typing import Any
 from urllib.parse import quote, urlencode
 
+import orjson
 import segno
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -227,6 +229,46 @@ def reveal_proofs(payload: Mapping[str, Any]) -> list[JSON]:
     return proof_rows(payload, sorted(proofs, key=lambda p: p["seat"]))
 
 
+class KeptLines:
+    """The log lines of past rounds, kept by what makes them: the game, the language, the
+    reader, what the game's lines read of the payload (``log_reads``) and the round's events
+    themselves. A past round never changes, yet every fragment of a board or a phone showed
+    the whole log again, each event written out anew: the log's sentences were a tenth of
+    a fragment's time by round 3, and grow with every round. The newest ``size`` rounds read
+    are kept."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, list[JSON]] = OrderedDict()
+
+    def lines(
+        self,
+        game: str,
+        events: list[Mapping[str, Any]],
+        payload: Mapping[str, Any],
+        seat: int | None,
+    ) -> list[JSON]:
+        screens = screens_for(game)
+        key = (
+            game,
+            i18n.current_language(),
+            seat,
+            screens.log_reads(payload),
+            orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS),
+        )
+        kept = self._kept.get(key)
+        if kept is None:
+            kept = self._kept[key] = screens.log_lines(events, payload, seat)
+            if len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        return list(kept)  # the caller may add to the list, never to its lines
+
+
+kept_lines = KeptLines()
+
+
 def log_context(
     game: str, payload: Mapping[str, Any], seat: int | None, *, replay: bool = False
 ) -> JSON:
@@ -261,7 +303,7 @@ def log_context(
         if tail == newest:
             newest, steps = [], []
     for entry in history:
-        add(entry.get("round"), screens.log_lines(entry.get("events") or [], payload, seat))
+        add(entry.get("round"), kept_lines.lines(game, entry.get("events") or [], payload, seat))
     group: JSON | None = None
     stepping = bool(show or payload.get("replaying"))
     if steps:

@@ -8,7 +8,7 @@ pages need that is particular to the game lives in ``app/games/<game>.py`` and
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, Protocol
 
 from engine.core import JSON
@@ -42,6 +42,10 @@ class GameScreens(Protocol):
         """Events as lines of the log, ``[{"kind", "text"}]``, only those worth a line;
         ``seat`` is the game's seat reading them (``None``: the board). Translated."""
 
+    def log_reads(self, payload: Mapping[str, Any]) -> Hashable:
+        """What :meth:`log_lines` reads of the payload besides the events and the seat (the
+        names it writes, and whatever else): a past round's lines are kept under it."""
+
     def round_label(self, number: int) -> str:
         """A round (or turn) of the log as the game names it, e.g. "Round 3"; translated."""
 
@@ -56,6 +60,11 @@ def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
     if players:
         return {index: str(p["name"]) for index, p in enumerate(players)}
     return {int(s["seat"]): str(s["name"]) for s in payload.get("seats", [])}
+
+
+def names_read(payload: Mapping[str, Any]) -> Hashable:
+    """The seat names of :func:`seat_names` as a key: what most games' log lines read."""
+    return tuple(sorted(seat_names(payload).items()))
 
 
 def engine_seats(payload: Mapping[str, Any]) -> dict[int, int]:

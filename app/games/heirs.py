@@ -6,13 +6,13 @@ payloads (views, prompts and the events a screen may see) only, never the engine
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from app import i18n
 from app.content import content_name, content_text
-from app.games import form_values, seat_names
+from app.games import form_values, names_read, seat_names
 from engine.core import JSON
 from engine.heirs import RULES
 
@@ -1349,6 +1349,9 @@ class HeirsScreens:
         if action != "heirs_orders":
             return None
         return {"type": "order", "order": sheet_order(frame)}
+
+    def log_reads(self, payload: Mapping[str, Any]) -> Hashable:
+        return names_read(payload)
 
     def log_lines(
         self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None

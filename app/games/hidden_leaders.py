@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from app import i18n
 from app.content import content_name
-from app.games import form_values, seat_names
+from app.games import form_values, names_read, seat_names
 from engine.core import JSON
 
 SEAT_LETTERS = "AB"
@@ -234,6 +234,9 @@ class HiddenLeadersScreens:
             "type": "order",
             "order": {"type": "place", "returns": returns, "placement": placement},
         }
+
+    def log_reads(self, payload: Mapping[str, Any]) -> Hashable:
+        return names_read(payload)
 
     def log_lines(
         self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None

@@ -12,12 +12,12 @@ title, the order's kind as its button); tests/test_legions_table.py fails on one
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from app import i18n
 from app.content import content_name, content_text
-from app.games import form_values, seat_names
+from app.games import form_values, names_read, seat_names
 from engine.core import JSON
 
 LOCATION_ORDER = ("Y", "R", "B", "P", "G")
@@ -827,6 +827,11 @@ class LegionsScreens:
         if not isinstance(order, dict):
             order = {}
         return {"type": "order", "order": order}
+
+    def log_reads(self, payload: Mapping[str, Any]) -> Hashable:
+        """The names, and each player's side (an event names a seat by its side)."""
+        players = (payload.get("view") or {}).get("players") or []
+        return names_read(payload), tuple(p.get("side") for p in players)
 
     def log_lines(
         self, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None

@@ -1,0 +1,88 @@
+"""The log lines of past rounds are kept (app/pages.py ``KeptLines``): what a fragment shows
+is what the game writes, in the reader's language, with today's names, for each reader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from app import i18n
+from app.games import screens_for
+from app.pages import KeptLines
+from engine.core import JSON, events_for
+from engine.registry import get_rules
+
+
+def first_round_events(game: str, seats: int) -> list[Mapping[str, Any]]:
+    """The public events of a bots-only game's first resolution."""
+    rules = get_rules(game)
+    state = rules.setup(seats, 3, {})
+    while not rules.ready(state):
+        seat = next(s for s in range(seats) if rules.prompt(state, s) is not None)
+        state = rules.submit(state, seat, rules.bot_order(state, seat, rules.info.bot_styles[0]))
+    _, events = rules.resolve(state)
+    return list(events_for(events, None))
+
+
+def payload_of(game: str, names: list[str], **extra: Any) -> JSON:
+    return {"seats": [{"seat": i, "name": name} for i, name in enumerate(names)], **extra}
+
+
+@pytest.mark.parametrize(("game", "seats"), [("heirs", 3), ("hidden_leaders", 2)])
+def test_kept_lines_are_the_games_own_in_each_language(game: str, seats: int) -> None:
+    kept = KeptLines()
+    events = first_round_events(game, seats)
+    payload = payload_of(game, [f"Ema{i}" for i in range(seats)])
+    written: dict[str, list[JSON]] = {}
+    for lang in ("en", "cs", "en", "cs"):
+        with i18n.use_language(lang):
+            lines = kept.lines(game, events, payload, None)
+            assert lines == screens_for(game).log_lines(events, payload, None)
+        assert lines, "a first round is worth a line of the log"
+        written.setdefault(lang, lines)
+        assert lines == written[lang]
+    assert written["en"] != written["cs"]
+
+
+def test_a_new_name_or_another_reader_is_written_anew() -> None:
+    kept = KeptLines()
+    events = first_round_events("heirs", 3)
+    before = kept.lines("heirs", events, payload_of("heirs", ["Ema", "Ota", "Iva"]), None)
+    after = kept.lines("heirs", events, payload_of("heirs", ["Ema", "Ota", "Zuzana"]), None)
+    assert "Zuzana" not in str(before) and "Zuzana" in str(after)
+    for seat in range(3):
+        payload = payload_of("heirs", ["Ema", "Ota", "Iva"])
+        mine = kept.lines("heirs", events, payload, seat)
+        assert mine == screens_for("heirs").log_lines(events, payload, seat)
+
+
+def test_legions_lines_follow_the_players_sides() -> None:
+    kept = KeptLines()
+    events = first_round_events("legions", 2)
+    sides = [{"side": "necro"}, {"side": "king"}]
+    swapped = [{"side": "king"}, {"side": "necro"}]
+    names = ["Ema", "Ota"]
+    one = kept.lines("legions", events, payload_of("legions", names, view={"players": sides}), 0)
+    other = kept.lines(
+        "legions", events, payload_of("legions", names, view={"players": swapped}), 0
+    )
+    assert one != other
+    legions = screens_for("legions")
+    assert other == legions.log_lines(
+        events, payload_of("legions", names, view={"players": swapped}), 0
+    )
+
+
+def test_a_caller_adding_to_the_lines_changes_nothing_kept_and_the_kept_are_bounded() -> None:
+    kept = KeptLines(size=2)
+    events = first_round_events("heirs", 3)
+    payload = payload_of("heirs", ["Ema", "Ota", "Iva"])
+    lines = kept.lines("heirs", events, payload, None)
+    count = len(lines)
+    lines.append({"kind": "extra", "text": "added by a caller"})
+    assert len(kept.lines("heirs", events, payload, None)) == count
+    for seat in range(3):
+        kept.lines("heirs", events, payload, seat)
+    assert len(kept._kept) == 2
