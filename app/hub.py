@@ -312,6 +312,9 @@ class Hub:
                 await self._send(connection, notice)
                 connection.seen = change.number
                 return
+            if self._page_unchanged(live, connection, change):
+                connection.seen = change.number
+                return
             if self._step_will_do(live, connection, change):
                 step = self._step_frame(live, connection, frames)
                 if step is not None:
@@ -335,6 +338,32 @@ class Hub:
             and connection.format == "json"
             and (connection.seat != change.sealed or change.before is not None)
         )
+
+    @staticmethod
+    def _page_unchanged(live: LiveRoom, connection: Connection, change: Change) -> bool:
+        """Whether a phone page still deciding stays as it is when another seat seals: the
+        seal moved nobody else on (``change.sealed``), so the page's decision is the one it
+        shows, and a fragment drawn again would differ only in the room's version, which
+        its sheet needs not (a sheet of the same decision is taken, ``sheet_is_stale``).
+        Drawing it again was most of what a seal cost: every phone's whole fragment. A page
+        that has sealed is drawn again (it names who is still deciding)."""
+        match = live.match
+        if (
+            change.sealed is None
+            or change.number != live.changes
+            or connection.seen != change.number - 1
+            or connection.format != "html"
+            or connection.seat is None
+            or connection.seat == change.sealed
+            or match is None
+            or match.showing
+        ):
+            return False
+        seat = live.seat_by_token(connection.token)
+        if seat is None or seat.position != connection.seat:
+            return False  # the seat is played elsewhere now: the whole view turns it away
+        engine_seat = match.engine_seat(seat.position)
+        return engine_seat is not None and live.rules.prompt(match.state, engine_seat) is not None
 
     @staticmethod
     def _step_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:

@@ -39,6 +39,7 @@ SQLITE_ONLY_MODULES = frozenset(
         "test_howto",
         "test_legions_table",
         "test_log_secrets",
+        "test_page_seals",
         "test_pages",
         "test_refusal_texts",
         "test_seat_labels",
