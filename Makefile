@@ -58,6 +58,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py --rooms 50
 	$(BIN)/python bench/load.py --rooms 200
 	$(BIN)/python bench/load.py --rooms 50 --processes 2
+	$(BIN)/python bench/load.py --rooms 10 --format html
+	$(BIN)/python bench/load.py --rooms 200 --step-seconds 1.6 --format html
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts
