@@ -1350,6 +1350,11 @@ def serving(
             "DATABASE_URL": database_url,
             "PECET_RATE_LIMITS": "off",  # every phone comes from 127.0.0.1
             "PECET_STEP_SECONDS": str(step_seconds),
+            # The server runs this checkout's code, even when the virtualenv was installed
+            # from another (its editable install would point there).
+            "PYTHONPATH": os.pathsep.join(
+                filter(None, [str(PROJECT_DIR), os.environ.get("PYTHONPATH")])
+            ),
         }
         environment.pop("PECET_REDIS_URL", None)
         if redis_url is not None:
