@@ -10,6 +10,7 @@ the public one.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import logging
 import re
@@ -286,7 +287,10 @@ class KeptLines:
             i18n.current_language(),
             seat,
             screens.log_reads(payload),
-            orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS),
+            # The events by a digest: a key stays a few bytes, whatever the round held.
+            hashlib.blake2b(
+                orjson.dumps(events, option=orjson.OPT_NON_STR_KEYS), digest_size=16
+            ).digest(),
         )
         kept = self._kept.get(key)
         if kept is None:
