@@ -333,8 +333,7 @@ class Hub:
         seal to be told what changed for it."""
         return (
             change.sealed is not None
-            and change.number == live.changes
-            and connection.seen == change.number - 1
+            and _next_for(live, connection, change)
             and connection.format == "json"
             and (connection.seat != change.sealed or change.before is not None)
         )
@@ -350,8 +349,7 @@ class Hub:
         match = live.match
         if (
             change.sealed is None
-            or change.number != live.changes
-            or connection.seen != change.number - 1
+            or not _next_for(live, connection, change)
             or connection.format != "html"
             or connection.seat is None
             or connection.seat == change.sealed
@@ -371,10 +369,7 @@ class Hub:
         the show going on and the newest, the socket had every view before it and reads
         JSON (a page redraws its fragment whole)."""
         return (
-            change.show_step
-            and change.number == live.changes
-            and connection.seen == change.number - 1
-            and connection.format == "json"
+            change.show_step and _next_for(live, connection, change) and connection.format == "json"
         )
 
     def _step_frame(
@@ -407,6 +402,12 @@ class Hub:
             frames.steps[key] = None if frame is None else dumps(frame)
         text = frames.steps[key]
         return None if text is None else (text, shown)
+
+
+def _next_for(live: LiveRoom, connection: Connection, change: Change) -> bool:
+    """Whether ``change`` is the room's newest and the socket had every view before it:
+    then what the change alone says may bring the socket up to date."""
+    return change.number == live.changes and connection.seen == change.number - 1
 
 
 @dataclass(eq=False)

@@ -17,7 +17,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from datetime import UTC, datetime
-from functools import cache
+from functools import lru_cache
 from io import BytesIO
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -96,11 +96,12 @@ environment.install_gettext_callables(  # type: ignore[attr-defined]
 i18n.load_all()
 
 
-@cache
+@lru_cache(maxsize=8192)
 def _fixed_words(language: str, message: str) -> Markup:
     """A message without placeholders as a template shows it in ``language`` (the current
     one when first asked): translated, then read as a format string, as Jinja's own
-    ``gettext`` does."""
+    ``gettext`` does. Bounded: the templates' messages are literals, but a template may
+    one day pass a value."""
     return Markup(i18n.gettext(message)) % {}
 
 
