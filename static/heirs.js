@@ -379,9 +379,11 @@
       var left;
       if (el.dataset.deadline) left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
       else if (el.dataset.left) left = Math.round(Number(el.dataset.left));
-      else { el.textContent = ""; return; }
+      else { el.hidden = true; return; }
       var m = Math.floor(left / 60), s = left % 60;
-      el.innerHTML = '<img class="icon-timer" src="/static/icons/timer.svg" alt="" aria-hidden="true"> ' + m + ":" + (s < 10 ? "0" : "") + s;
+      // Only the figures change: the icon drawn with the page stays, never loaded again.
+      var time = el.querySelector(".hx-countdown-time");
+      if (time) time.textContent = m + ":" + (s < 10 ? "0" : "") + s;
       el.classList.toggle("urgent", left <= 10);
     });
   }

@@ -4,6 +4,7 @@ with the style on the seat, the timer's icon, a seat handed to a bot, How to pla
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
@@ -89,7 +90,12 @@ def test_seats_bots_join_error_timer_and_how_to_play(
             countdown = phone.locator("[data-testid=countdown]").first
             icon = countdown.locator("img.icon-timer")
             expect(icon).to_be_visible()
-            assert icon.evaluate("i => i.complete && i.naturalWidth > 0")
+            # Loaded and drawn: waited for, as a picture loads after its element shows.
+            phone.wait_for_function(
+                """() => [...document.querySelectorAll("[data-testid=countdown] img.icon-timer")]
+                    .some(i => i.complete && i.naturalWidth > 0)"""
+            )
+            expect(countdown).to_contain_text(re.compile(r"\d+:\d\d"))
             assert "⏱" not in countdown.inner_text()
             keep_screenshot(phone, shots / "phone-timer.png")
 
