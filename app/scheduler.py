@@ -166,12 +166,14 @@ class Scheduler:
                     if not waiting:
                         return
                     for seat in waiting:
+                        # Asked again for each: the bot before may have closed the round,
+                        # and the next one waits for the board's show to end.
+                        if seat.position not in live.to_act():
+                            continue
                         match = live.match
                         assert match is not None
                         engine_seat = match.engine_seat(seat.position)
-                        if engine_seat is None or (
-                            live.rules.prompt(match.state, engine_seat) is None
-                        ):
+                        if engine_seat is None:
                             continue
                         order = live.rules.bot_order(
                             match.state, engine_seat, _bot_style(live, seat)

@@ -60,11 +60,12 @@ def watch_frames(page: Page) -> None:
 
 @contextmanager
 def explained(log_path: Path | None, **pages: Page) -> Iterator[None]:
-    """A failed expectation comes with the server's log and the last socket events of each
-    watched page: what a rare failure in CI needs to be understood."""
+    """A failed expectation or a wait that timed out comes with the server's log, and for
+    each watched page the last socket events and the start of what it shows: what a rare
+    failure in CI needs to be understood."""
     try:
         yield
-    except AssertionError as error:
+    except (AssertionError, PlaywrightTimeout) as error:
         told = [str(error)[-4000:], "", "---- server log (tail)"]
         if log_path is not None and log_path.exists():
             told.append(log_path.read_text(errors="replace")[-3000:])
@@ -78,6 +79,11 @@ def explained(log_path: Path | None, **pages: Page) -> Iterator[None]:
             for at, kind, note in events[-25:]:
                 when = datetime.fromtimestamp(at / 1000, UTC).isoformat(timespec="milliseconds")
                 told.append(f"{when} {kind} {note}")
+            try:
+                shows = " ".join(page.inner_text("body", timeout=5_000).split())[:600]
+            except PlaywrightError as unreadable:
+                shows = f"unreadable: {unreadable}"
+            told.append(f"---- {name} shows: {shows}")
         raise AssertionError("\n".join(told)) from None
 
 

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch, watch_frames
 from tests.conftest import ServerProcess
 
 TIMEOUT_MS = 15_000
@@ -40,10 +40,15 @@ def distance(a: str, b: str) -> int:
     return max(abs(q1 - q2), abs(r1 - r2), abs(q1 - q2 + r1 - r2))
 
 
-def host_room(browser: Browser, base: str, game: str = "heirs") -> tuple[Page, str]:
-    """A TV-sized board that hosted a new room of ``game`` from the start page, and its code."""
+def host_room(
+    browser: Browser, base: str, game: str = "heirs", *, watch: bool = False
+) -> tuple[Page, str]:
+    """A TV-sized board that hosted a new room of ``game`` from the start page, and its code;
+    ``watch``: the page keeps its socket events for a failure to explain (kit.explained)."""
     board = browser.new_context(viewport=BOARD_SIZE).new_page()
     board.set_default_timeout(TIMEOUT_MS)
+    if watch:
+        watch_frames(board)
     board.goto(base + "/")
     board.locator(f'button[name="game"][value="{game}"]').click()
     board.wait_for_url("**/b/*")
@@ -51,12 +56,14 @@ def host_room(browser: Browser, base: str, game: str = "heirs") -> tuple[Page, s
     return board, code
 
 
-def join(browser: Browser, base: str, code: str, name: str) -> Page:
+def join(browser: Browser, base: str, code: str, name: str, *, watch: bool = False) -> Page:
     context = browser.new_context(
         viewport=PHONE_SIZE, is_mobile=True, has_touch=True, device_scale_factor=2
     )
     phone = context.new_page()
     phone.set_default_timeout(TIMEOUT_MS)
+    if watch:
+        watch_frames(phone)
     phone.goto(base + "/")
     phone.fill('input[name="code"]', code)
     phone.fill('input[name="name"]', name)

@@ -26,7 +26,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from app.db import make_engine
 from app.games.heirs import COLOUR_HEX, omen_name
 from engine.core import events_for
-from tests.browser.kit import keep_screenshot, launch
+from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
 from tests.conftest import ServerProcess, running_server
 from tests.truth import rebuild, stored_match
@@ -36,6 +36,8 @@ pytestmark = pytest.mark.browser
 TIMEOUT_MS = 20_000
 STEP_SECONDS = 2.5
 NAMES = ("Anna", "Boris", "Cyril")
+ROUNDS = 8
+"""Long enough that nearly every room has a round with a battle after its first step."""
 SHOW_TIMEOUT_MS = 60_000
 """A whole round played out at 2.5 s a step (5 pedestals, Dusk, Dawn) with room to spare."""
 
@@ -179,11 +181,11 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            board, code = host_room(browser, server.base_url)
+            board, code = host_room(browser, server.base_url, watch=True)
             board.set_default_timeout(TIMEOUT_MS)
             board.on("dialog", lambda dialog: dialog.accept())
-            set_option(board, "opt-rounds", "6")
-            phones = [join(browser, server.base_url, code, name) for name in NAMES]
+            set_option(board, "opt-rounds", str(ROUNDS))
+            phones = [join(browser, server.base_url, code, name, watch=True) for name in NAMES]
             for phone in phones:
                 phone.set_default_timeout(TIMEOUT_MS)
             expect(board.locator("[data-testid=seats]")).to_contain_text("Cyril")
@@ -198,37 +200,39 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             tokens = [seat_token(phone, code) for phone in phones]
             anna = phones[0]
 
-            # Rounds until one whose playback has a battle after its first step.
-            found: tuple[int, dict[str, Any], dict[str, Any]] | None = None
-            for round_number in range(1, 6):
-                anna.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
-                if round_number == 1:
-                    # Sealing: the board shows each sealed seat's commitment digits.
-                    assert api_seal(api, code, tokens[1])
-                    mine = api.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).json()
-                    digits = str(mine["my_commitment"])[:6]
-                    expect(board.locator('.hx-heir[data-seat="1"]')).to_contain_text(
-                        f"sealed · {digits}"
-                    )
-                    assert api_seal(api, code, tokens[2])
-                else:
-                    for token in tokens[1:]:
-                        assert api_seal(api, code, token)
-                seal_anna(anna)
-                payload = wait_for_show(api, code, round_number)
-                # The board's own payload stops at the step on show: what comes later is
-                # read from the truth, the order log replayed.
-                assert len(payload["playback"]) == payload["show"]["step"] + 1
-                truth = played_out(server, code)
-                hit = later_battle(truth)
-                # A battle at step 0 would rightly be lit already: look for a round without.
-                first_battle = any(e["kind"] == "battle" for e in truth[0]["events"])
-                if hit is None or first_battle or payload["show"]["step"] != 0:
-                    board.locator("[data-testid=skip-show]").click()
-                    expect(board.locator(".hx-board.playing")).to_have_count(0)
-                    continue
-                found = (round_number, {**payload, "playback": truth}, hit[1])
-                break
+            # A rare stall here in CI must explain itself (the pages' sockets, the server's log).
+            with explained(server.log_path, board=board, anna=anna, boris=phones[1]):
+                # Rounds until one whose playback has a battle after its first step.
+                found: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+                for round_number in range(1, ROUNDS):
+                    anna.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
+                    if round_number == 1:
+                        # Sealing: the board shows each sealed seat's commitment digits.
+                        assert api_seal(api, code, tokens[1])
+                        mine = api.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).json()
+                        digits = str(mine["my_commitment"])[:6]
+                        expect(board.locator('.hx-heir[data-seat="1"]')).to_contain_text(
+                            f"sealed · {digits}"
+                        )
+                        assert api_seal(api, code, tokens[2])
+                    else:
+                        for token in tokens[1:]:
+                            assert api_seal(api, code, token)
+                    seal_anna(anna)
+                    payload = wait_for_show(api, code, round_number)
+                    # The board's own payload stops at the step on show: what comes later is
+                    # read from the truth, the order log replayed.
+                    assert len(payload["playback"]) == payload["show"]["step"] + 1
+                    truth = played_out(server, code)
+                    hit = later_battle(truth)
+                    # A battle at step 0 would rightly be lit already: look for a round without.
+                    first_battle = any(e["kind"] == "battle" for e in truth[0]["events"])
+                    if hit is None or first_battle or payload["show"]["step"] != 0:
+                        board.locator("[data-testid=skip-show]").click()
+                        expect(board.locator(".hx-board.playing")).to_have_count(0)
+                        continue
+                    found = (round_number, {**payload, "playback": truth}, hit[1])
+                    break
             assert found, "no round had a battle after its first step"
             round_number, payload, battle = found
             playback = payload["playback"]
@@ -241,7 +245,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             shot = board_snapshot(board, battle["field"])
             assert shot["step"] == "0", "the snapshot came after step 0"
             keep_screenshot(board, artifacts / "reveal-board-step0.png")
-            assert f"Round {round_number} of 6" in shot["round"]
+            assert f"Round {round_number} of {ROUNDS}" in shot["round"]
             assert f"Round {round_number + 1}" not in shot["round"]
             assert f"Battle on {battle['field']}" not in shot["log"]
             assert not shot["battleLit"]
@@ -278,7 +282,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             # ---- the board finishes: the next order sheet opens on the phones
             expect(board.locator(".hx-board.playing")).to_have_count(0, timeout=SHOW_TIMEOUT_MS)
             expect(board.locator("[data-testid=round]")).to_contain_text(
-                f"Round {round_number + 1} of 6"
+                f"Round {round_number + 1} of {ROUNDS}"
             )
             assert board_json(api, code)["show"] is None
             for phone in phones:
@@ -312,7 +316,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             expect(where).to_contain_text("Step 2 of")
             board.locator(f'[data-testid=replay-round][data-round="{round_number}"]').click()
             expect(board.locator("[data-testid=replay-step] .hx-round-n")).to_contain_text(
-                f"Round {round_number} of 6"
+                f"Round {round_number} of {ROUNDS}"
             )
             proofs = board.locator("[data-testid=replay-step] .rp-proofs [data-testid=proof]")
             expect(proofs).to_have_count(5)
