@@ -99,9 +99,13 @@ DECISION_JS = (
   const atBottom = controls.map(box);
   page.scrollTo({top: 0, behavior: 'instant'});
   const sections = [...root.querySelectorAll('details')];
+  // What reaches past the phone's own width (a mobile browser then widens the page to fit).
+  const wide = [...document.body.querySelectorAll('*')]
+    .filter(e => e.getBoundingClientRect().right > screen.width + 0.5)
+    .slice(0, 3).map(e => `${where(e)} to ${Math.round(e.getBoundingClientRect().right)}`);
   return {mode, atTop, atMiddle, atBottom, height, middle, viewport: innerHeight,
           width: innerWidth, sections: sections.length,
-          open: sections.filter(d => d.open).length};
+          open: sections.filter(d => d.open).length, wide};
 }"""
 )
 
@@ -229,6 +233,8 @@ class Decision:
     width: int
     sections: int
     open: int
+    wide: list[str] = field(default_factory=list)
+    """Elements reaching past the phone's width, where any do."""
 
     @property
     def label(self) -> str:
@@ -266,6 +272,7 @@ class Decision:
                         f"y={b['top']:.0f}..{b['bottom']:.0f}, x={b['left']:.0f}..{b['right']:.0f}"
                         f" with the page scrolled to the {where}; the screen is "
                         f"{self.width}×{self.viewport} (page {self.height} px high)"
+                        + (f"; wider than the phone: {', '.join(self.wide)}" if self.wide else "")
                     )
         return faults
 
@@ -293,6 +300,8 @@ def measure_decision(page: Page, game: str, lang: str, screen: str, root: str) -
     """Measure the decision under ``root`` on a phone (the page is left scrolled to the top);
     None when the socket swapped the decision away meanwhile (it was just decided)."""
     page.evaluate(SETTLE_JS)
+    # A frame drawn before its game's stylesheet applies is not what a player looks at.
+    page.wait_for_function(STYLESHEETS_JS)
     found = page.evaluate(DECISION_JS, [root])
     if found is None:
         return None
@@ -309,14 +318,14 @@ def measure_decision(page: Page, game: str, lang: str, screen: str, root: str) -
         width=int(found["width"]),
         sections=int(found["sections"]),
         open=int(found["open"]),
+        wide=list(found["wide"]),
     )
 
 
 def phone_fit(page: Page, game: str, screen: str) -> Decision:
     """Measure the decision a phone shows now, as it is played: once its ``data-confirm``
-    control is there (not between two screens of a swap) and its game's stylesheet applies."""
+    control is there (not between two screens of a swap)."""
     page.locator("[data-confirm]").first.wait_for()
-    page.wait_for_function(STYLESHEETS_JS)
     lang: str = page.evaluate("document.documentElement.lang")
     found = measure_decision(page, game, lang, screen, "body")
     assert found is not None, "a page without a body"
