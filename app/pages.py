@@ -16,6 +16,7 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from io import BytesIO
@@ -294,7 +295,7 @@ class KeptLines:
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self._kept: OrderedDict[Hashable, list[JSON]] = OrderedDict()
+        self._kept: OrderedDict[Hashable, KeptRound] = OrderedDict()
 
     def lines(
         self,
@@ -303,6 +304,16 @@ class KeptLines:
         payload: Mapping[str, Any],
         seat: int | None,
     ) -> list[JSON]:
+        """The round's lines (a copy: the caller may add to the list, never to its lines)."""
+        return list(self.round(game, events, payload, seat).lines)
+
+    def round(
+        self,
+        game: str,
+        events: list[Mapping[str, Any]],
+        payload: Mapping[str, Any],
+        seat: int | None,
+    ) -> KeptRound:
         screens = screens_for(game)
         key = (
             game,
@@ -316,12 +327,31 @@ class KeptLines:
         )
         kept = self._kept.get(key)
         if kept is None:
-            kept = self._kept[key] = screens.log_lines(events, payload, seat)
+            lines = screens.log_lines(events, payload, seat)
+            kept = self._kept[key] = KeptRound(lines, NOTHING_DRAWN.join(map(log_line, lines)))
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         else:
             self._kept.move_to_end(key)
-        return list(kept)  # the caller may add to the list, never to its lines
+        return kept
+
+
+NOTHING_DRAWN = Markup("")
+
+
+@dataclass(frozen=True)
+class KeptRound:
+    """A past round's log lines, and the same drawn as the log draws them (once: escaping
+    every line of every past round again was most of what a fragment's log cost)."""
+
+    lines: list[JSON]
+    html: Markup
+
+
+def log_line(line: Mapping[str, Any]) -> Markup:
+    """One line of the log, as ``fragments/_log_line.html`` draws it."""
+    drawn: Markup = environment.get_template("fragments/_log_line.html").module.log_line(line)  # type: ignore[attr-defined]
+    return drawn
 
 
 kept_lines = KeptLines()
@@ -338,13 +368,17 @@ def log_context(
     show = payload.get("show")
     groups: list[JSON] = []
 
-    def add(round_number: Any, lines: list[JSON]) -> JSON:
+    def add(round_number: Any, lines: list[JSON], kept: Markup = NOTHING_DRAWN) -> JSON:
+        """Lines of a round to its group; ``kept``: lines already drawn (past rounds, which
+        come first), shown before ``lines``."""
         number = int(round_number or 0)
         if groups and groups[-1]["round"] == number:
             groups[-1]["lines"].extend(lines)
+            groups[-1]["kept_html"] += kept
             return groups[-1]
+        label = screens.round_label(number)
         groups.append(
-            {"round": number, "label": screens.round_label(number), "lines": lines, "proofs": []}
+            {"round": number, "label": label, "lines": lines, "kept_html": kept, "proofs": []}
         )
         return groups[-1]
 
@@ -361,7 +395,8 @@ def log_context(
         if tail == newest:
             newest, steps = [], []
     for entry in history:
-        add(entry.get("round"), kept_lines.lines(game, entry.get("events") or [], payload, seat))
+        kept = kept_lines.round(game, entry.get("events") or [], payload, seat)
+        add(entry.get("round"), [], kept.html)
     group: JSON | None = None
     stepping = bool(show or payload.get("replaying"))
     if steps:

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from markupsafe import Markup
 
 from app import i18n
 from app.games import screens_for
-from app.pages import KeptLines
+from app.pages import KeptLines, log_context, log_line, render
 from engine.core import JSON, events_for
 from engine.registry import get_rules
 
@@ -86,3 +87,44 @@ def test_a_caller_adding_to_the_lines_changes_nothing_kept_and_the_kept_are_boun
     for seat in range(3):
         kept.lines("heirs", events, payload, seat)
     assert len(kept._kept) == 2
+
+
+def test_a_kept_round_is_drawn_as_the_log_draws_each_line_and_escaped() -> None:
+    """A past round's lines are drawn once, the very markup ``_log_line.html`` gives each
+    line, with a player's name escaped like any text."""
+    kept = KeptLines()
+    events = first_round_events("heirs", 3)
+    payload = payload_of("heirs", ["<b>Ema</b>", "Ota", "Iva"])
+    for seat in (None, 0, 1):
+        drawn = kept.round("heirs", events, payload, seat)
+        assert drawn.html == Markup("").join(log_line(line) for line in drawn.lines)
+        assert drawn.html.count("<li class=") == len(drawn.lines) > 0
+        assert "<b>Ema</b>" not in drawn.html
+        if seat != 0:  # Ema reads "You"
+            assert "&lt;b&gt;Ema&lt;/b&gt;" in drawn.html
+        assert kept.round("heirs", events, payload, seat) is drawn
+
+
+def test_the_log_panel_shows_past_rounds_kept_and_the_newest_drawn_anew() -> None:
+    """The panel of a match in its third round: the two past rounds' lines as kept, then
+    the newest round's lines, in order, each once."""
+    events = first_round_events("heirs", 3)
+    payload = payload_of(
+        "heirs",
+        ["Ema", "Ota", "Iva"],
+        history=[{"round": 1, "events": events}, {"round": 2, "events": events}],
+        events=events[:1],
+        show={"round": 3, "step": 0, "steps": 1, "step_ms": 1000},
+    )
+    with i18n.use_language("en"):
+        context = log_context("heirs", payload, None)
+        panel = render("fragments/_log.html", "en", **context)
+    lines = screens_for("heirs").log_lines(events, payload, None)
+    newest = screens_for("heirs").log_lines(events[:1], payload, None)
+    assert [r["round"] for r in context["log_rounds"]] == [1, 2, 3]
+    for group, count in zip(
+        context["log_rounds"], (len(lines), len(lines), len(newest)), strict=True
+    ):
+        section = panel.split(f'data-round="{group["round"]}"')[1].split("</ol>")[0]
+        assert section.count("<li class=") == count
+    assert panel.count(str(lines[0]["text"])) >= 2
