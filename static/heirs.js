@@ -416,8 +416,18 @@
           if (input.value === saved[name]) input.checked = true;
         });
       });
+      // The colour this phone chose was taken meanwhile: no other is ticked in its place
+      // (a tap on "Keep" would seal a colour nobody chose); the player is told and chooses.
+      var colours = Array.prototype.slice.call(form.querySelectorAll('input[name="colour"]'));
+      if (saved.colour && !colours.some(function (input) { return input.value === saved.colour; })) {
+        colours.forEach(function (input) { input.checked = false; });
+        var taken = form.querySelector("[data-testid=colour-taken]");
+        if (taken) taken.hidden = false;
+      }
     } catch (e) { /* no storage: the first choices stay */ }
     form.addEventListener("change", function () {
+      var taken = form.querySelector("[data-testid=colour-taken]");
+      if (taken && form.querySelector('input[name="colour"]:checked')) taken.hidden = true;
       var draft = {};
       SETUP_CHOICES.forEach(function (name) {
         var checked = form.querySelector('input[name="' + name + '"]:checked');

@@ -1,0 +1,65 @@
+"""H3.1 in Chromium: colours are first come, first served. When another heir seals the colour
+a phone had chosen, that phone is told, and no other colour is ticked in its place: a tap on
+"Keep this character" must never seal a colour its player did not choose."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.browser.kit import keep_screenshot, launch
+from tests.browser.test_heirs_browser import host_room, join
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+
+def colour(phone: Page, value: str) -> None:
+    phone.locator(f'.hx-colour:has(input[value="{value}"])').click()
+
+
+def test_a_colour_taken_meanwhile_is_told_and_never_replaced(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code = host_room(browser, server.base_url)
+            ema, ota = (join(browser, server.base_url, code, name) for name in ("Ema", "Ota"))
+            expect(board.locator("[data-testid=seats]")).to_contain_text("Ota")
+            board.locator("[data-testid=start]").click()
+            for phone in (ema, ota):
+                expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+
+            colour(ota, "green")
+            expect(ota.locator('input[name="colour"][value="green"]')).to_be_checked()
+            taken = ota.locator("[data-testid=colour-taken]")
+            expect(taken).to_be_hidden()
+
+            colour(ema, "green")
+            ema.locator("[data-testid=seal-setup]").click()
+            expect(ema.locator("[data-testid=setup-form]")).to_have_count(0)
+
+            # Ota's sheet is drawn again without green: told so, and nothing ticked instead.
+            expect(ota.locator('input[name="colour"][value="green"]')).to_have_count(0)
+            expect(taken).to_be_visible()
+            expect(ota.locator('input[name="colour"]:checked')).to_have_count(0)
+            keep_screenshot(ota, artifacts / "heirs-colour-taken-phone.png", full_page=True)
+
+            # A tap on "Keep" seals nothing until a colour is chosen.
+            ota.locator("[data-testid=seal-setup]").click()
+            expect(ota.locator("[data-testid=setup-form]")).to_be_visible()
+            expect(taken).to_be_visible()
+
+            colour(ota, "blue")
+            expect(taken).to_be_hidden()
+            ota.locator("[data-testid=seal-setup]").click()
+            expect(ota.locator("[data-testid=setup-form]")).to_have_count(0)
+            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+            view = httpx.get(f"{server.base_url}/api/rooms/{code}", timeout=10).json()["view"]
+            assert {h["seat"]: h["colour"] for h in view["heirs"]} == {0: "green", 1: "blue"}
+        finally:
+            browser.close()
