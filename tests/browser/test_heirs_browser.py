@@ -161,26 +161,34 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             # colour and character again, and a quick "Keep" sealed those).
             form = phones[0].locator("[data-testid=setup-form]")
             form.wait_for()
-            colour = form.locator(".hx-colour input").last.get_attribute("value")
             character = form.locator(".hx-char input").nth(1).get_attribute("value")
             # Her taps are taken before the others seal (a tap that lands while a bot's seal
-            # redraws the form is lost, as on a real phone: she taps again).
+            # redraws the form is lost, as on a real phone: she taps again). The last colour
+            # is read at each try: a bot's seal may have taken the one read before.
+            colour = ""
             for _tap in range(3):
+                colour = form.locator(".hx-colour input").last.get_attribute("value") or ""
                 form.locator(".hx-colour").last.click()
                 form.locator(".hx-char").nth(1).click()
                 chosen = form.locator(f'input[name=character][value="{character}"]')
-                if chosen.is_checked():
+                if chosen.is_checked() and form.locator(f'input[value="{colour}"]').is_checked():
                     break
             expect(form.locator(f'input[name=character][value="{character}"]')).to_be_checked()
+            expect(form.locator(f'input[name=colour][value="{colour}"]')).to_be_checked()
             before = form.element_handle()
             for index, phone in enumerate(phones[1:], start=1):
                 setup_phone(phone, artifacts, f"heirs-phone-{index}-setup.png")
             before.wait_for_element_state("hidden")  # replaced by a newer frame
             expect(form.locator(f'input[name=character][value="{character}"]')).to_be_checked()
-            taken = form.locator(f'input[name=colour][value="{colour}"]')
-            if taken.count():  # still free
-                expect(taken).to_be_checked()
-            setup_phone(phones[0], artifacts, "heirs-phone-0-setup.png", choose=False)
+            kept = form.locator(f'input[name=colour][value="{colour}"]')
+            still_free = kept.count() > 0
+            if still_free:
+                expect(kept).to_be_checked()
+                expect(form.locator("[data-testid=colour-taken]")).to_be_hidden()
+            else:  # another seat took it first: she is told, and no colour is chosen for her
+                expect(form.locator("[data-testid=colour-taken]")).to_be_visible()
+                expect(form.locator("input[name=colour]:checked")).to_have_count(0)
+            setup_phone(phones[0], artifacts, "heirs-phone-0-setup.png", choose=not still_free)
             keep_screenshot(board, artifacts / "heirs-board-setup.png")
             wait_round(board, 1)
 
@@ -216,6 +224,15 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                 cyril.locator("[data-testid=recruit]").fill("1")
                 if round_number == 1:
                     keep_screenshot(board, artifacts / "heirs-board-sealing.png")
+                    # Each heir's line keeps its whole label, the bots' sealed marks beside
+                    # them: a bot's tag goes under its name rather than being cut.
+                    expect(board.locator(".hx-heir.sealed .bot-tag")).to_have_count(3)
+                    clipped = board.evaluate(
+                        """() => [...document.querySelectorAll('.hx-heir-name, .hx-heir .tag')]
+                          .filter(e => e.scrollWidth > e.clientWidth + 1)
+                          .map(e => e.textContent.trim())"""
+                    )
+                    assert clipped == [], clipped
                     for index, phone in enumerate(phones):
                         keep_screenshot(
                             phone, artifacts / f"heirs-phone-{index}-sealing.png", full_page=True
