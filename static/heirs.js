@@ -379,7 +379,7 @@
       var left;
       if (el.dataset.deadline) left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
       else if (el.dataset.left) left = Math.round(Number(el.dataset.left));
-      else { el.hidden = true; return; }
+      else { el.style.display = "none"; return; }  // the TV's big one is a block: not [hidden]
       var m = Math.floor(left / 60), s = left % 60;
       // Only the figures change: the icon drawn with the page stays, never loaded again.
       var time = el.querySelector(".hx-countdown-time");
