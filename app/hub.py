@@ -6,14 +6,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
 from app.live import Change, LiveRoom
+from app.payloads import DiffMemo
 from app.rooms import RoomService
 from engine.core import JSON
 
@@ -23,7 +25,9 @@ POLICY_VIOLATION = 1008
 TRY_AGAIN_LATER = 1013
 """A close code the pages' websocket extension reconnects after (1001 it would not)."""
 SEND_TIMEOUT = 10.0
-"""Seconds a frame may take to leave; a socket slower than that is dropped (it reconnects)."""
+"""Seconds a frame may take to leave; a socket slower than that is dropped at the room's
+next change (it reconnects). One that never reads again without a change to tell it is
+cut by the server's keepalive (a ping unanswered)."""
 PONG = '{"type": "pong"}'
 CLOSE_TIMEOUT = 1.0
 """Seconds a dropped socket's close frame may take to leave before the connection is cut."""
@@ -37,6 +41,16 @@ HtmlRenderer = Callable[[LiveRoom, JSON, "Connection"], str]
 """Renders a payload (already a view) as the HTML fragment a page swaps in."""
 
 
+class Close(NamedTuple):
+    """A close frame queued behind a socket's frames (a seat taken over)."""
+
+    code: int
+    reason: str
+
+
+Outgoing = str | Close
+
+
 @dataclass(eq=False)
 class Connection:
     websocket: WebSocket
@@ -46,12 +60,12 @@ class Connection:
     format: str = "json"
     lang: str = "en"
     host: bool = False
-    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     seat: int | None = None
     """The room seat of a phone while it is connected (the board shows who is away)."""
     room: LiveRoom | None = None
     seen: int = -1
-    """The room's change (``LiveRoom.changes``) whose view this socket has been sent."""
+    """The room's change (``LiveRoom.changes``) whose view this socket has been sent (or
+    has queued: frames leave in the order they are queued)."""
     log: Log | None = None
     """The match's log as this (JSON) socket holds it: views leave it out, ``log`` frames
     bring only what is new."""
@@ -64,6 +78,12 @@ class Connection:
     """Whether that task waits for the next frame (not in the middle of a command)."""
     dropped: bool = False
     """The socket stalled: no more frames for it, and its connection is cut."""
+    outbox: list[Outgoing] | None = None
+    """Frames queued and not yet handed to the socket, oldest first (``None``: none)."""
+    writer: asyncio.Task[None] | None = None
+    """The task handing the outbox's frames to the socket, while there are any."""
+    sending_since: float | None = None
+    """When the frame the writer is handing over was handed (monotonic seconds)."""
 
     def was_dropped(self) -> bool:
         """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
@@ -93,6 +113,7 @@ class Hub:
         self.render_html = render_html
         self.send_timeout = send_timeout
         self._rooms: dict[str, set[Connection]] = {}
+        self._closing: set[asyncio.Task[None]] = set()
         service.add_listener(self.broadcast)
         service.board_watching = self.has_board
 
@@ -135,31 +156,25 @@ class Hub:
             return None
         return self.service.payloads.seat_payload(live, seat)
 
-    async def send_view(self, live: LiveRoom, connection: Connection) -> None:
+    def send_view(self, live: LiveRoom, connection: Connection) -> None:
         """The connection's whole view as the room stands now."""
-        # Built under the connection's send lock, so two broadcasts racing each other can
-        # never deliver an older view after a newer one.
-        async with connection.send_lock:
-            await self._send_view(live, connection, None)
+        self._send_view(live, connection, None)
 
-    async def _send_view(
-        self, live: LiveRoom, connection: Connection, frames: Frames | None
-    ) -> None:
+    def _send_view(self, live: LiveRoom, connection: Connection, frames: Frames | None) -> None:
         number = live.changes
         built = self._view_frame(live, connection, frames)
         if built is None:
-            await self._send(connection, self._error_text(live, connection, "kicked"))
-            with contextlib.suppress(Exception):
-                await connection.websocket.close(POLICY_VIOLATION, "seat taken over")
+            self._post(connection, self._error_text(live, connection, "kicked"))
+            self._post(connection, Close(POLICY_VIOLATION, "seat taken over"))
             self.disconnect(connection)
             return
         text, log, shown = built
         if log is not None:  # first: with the view, the client's copy is whole
             news = log.news_since(connection.log)
             if news is not None:
-                await self._send(connection, dumps(news))
+                self._post(connection, dumps(news))
             connection.log = log
-        await self._send(connection, text)
+        self._post(connection, text)
         connection.seen = number
         connection.shown = shown
 
@@ -209,16 +224,15 @@ class Hub:
         seat = live.seat_by_token(connection.token)
         return None if seat is None else (("seat", seat.position), seat.position)
 
-    async def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
+    def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
         """A pong; or the whole view, if the room changed since the last view this socket
-        was sent (a broadcast that failed on the way)."""
-        async with connection.send_lock:
-            if connection.seen < live.changes:
-                await self._send_view(live, connection, None)
-            else:
-                await self._send(connection, PONG)
+        was sent (a change the hub was not told of)."""
+        if connection.seen < live.changes:
+            self._send_view(live, connection, None)
+        else:
+            self._post(connection, PONG)
 
-    async def send_error(
+    def send_error(
         self,
         live: LiveRoom,
         connection: Connection,
@@ -228,8 +242,7 @@ class Hub:
     ) -> None:
         """An error frame; ``params`` fill in the message where a client translates it by
         ``code`` (a page does: the phone reads the refusal in its own language)."""
-        async with connection.send_lock:
-            await self._send(connection, self._error_text(live, connection, code, detail, params))
+        self._post(connection, self._error_text(live, connection, code, detail, params))
 
     def _error_text(
         self,
@@ -248,32 +261,81 @@ class Hub:
         # default=str: an engine's params are meant as JSON, but a frame must never fail on one.
         return json.dumps(error, default=str)
 
-    async def _send(self, connection: Connection, text: str) -> None:
-        if connection.websocket.application_state != WebSocketState.CONNECTED:
-            return
+    def _post(self, connection: Connection, frame: Outgoing) -> None:
+        """Queue a frame for the socket: frames leave in the order they are queued, each
+        socket at its own pace, so a socket that stalls holds up only itself. Nothing
+        waits here: every frame of a change is built at once, from the room as the change
+        left it, and one task per socket hands them over while it has any."""
         if connection.dropped:
             return
-        try:
-            async with asyncio.timeout(self.send_timeout):  # no task per frame, as wait_for
-                await connection.websocket.send_text(text)
-        except Exception as error:  # a phone that went to sleep mid-send, or a socket that stalls
-            # Cut, not just forgotten: the page sees its connection end, reconnects and is
-            # sent the present, where a socket left open would wait for frames that never
-            # come (a close frame alone may never leave: it queues behind the stalled ones).
-            if isinstance(error, TimeoutError):  # not merely gone: worth an operator's look
-                log.warning(
-                    "dropping a %s socket of room %s: a frame did not leave in %s s",
-                    "board" if connection.is_board else "phone",
-                    connection.code,
-                    self.send_timeout,
-                )
-            self.disconnect(connection)
-            connection.dropped = True
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), CLOSE_TIMEOUT)
-            connection.drop()
+        if connection.websocket.application_state != WebSocketState.CONNECTED:
+            return
+        since = connection.sending_since
+        if since is not None and time.monotonic() - since > self.send_timeout:
+            self._give_up(connection)
+            return
+        if connection.outbox is None:
+            connection.outbox = [frame]
+        else:
+            connection.outbox.append(frame)
+        if connection.writer is None:
+            connection.writer = asyncio.get_running_loop().create_task(self._write(connection))
 
-    async def broadcast(self, live: LiveRoom, change: Change) -> None:
+    async def _write(self, connection: Connection) -> None:
+        """Hand the socket its queued frames, oldest first, until none is left."""
+        try:
+            while (batch := connection.outbox) is not None:
+                connection.outbox = None
+                for frame in batch:
+                    connection.sending_since = time.monotonic()
+                    if isinstance(frame, Close):
+                        await connection.websocket.close(frame.code, frame.reason)
+                    else:
+                        await connection.websocket.send_text(frame)
+                    connection.sending_since = None
+        except asyncio.CancelledError:
+            if not connection.dropped:
+                raise  # the server is stopping
+        except Exception:  # a phone that went to sleep mid-send: gone, it reconnects
+            connection.sending_since = None
+            self._cut(connection)
+        finally:
+            connection.writer = None
+
+    def _give_up(self, connection: Connection) -> None:
+        """A frame of this socket has waited longer than ``send_timeout`` to leave: worth
+        an operator's look, and the socket is cut."""
+        log.warning(
+            "dropping a %s socket of room %s: a frame did not leave in %s s",
+            "board" if connection.is_board else "phone",
+            connection.code,
+            self.send_timeout,
+        )
+        writer = connection.writer
+        self._cut(connection)
+        if writer is not None:
+            writer.cancel()  # it waits for room in the socket's buffer that never comes
+
+    def _cut(self, connection: Connection) -> None:
+        """Cut, not just forget: the page sees its connection end, reconnects and is sent
+        the present, where a socket left open would wait for frames that never come."""
+        self.disconnect(connection)
+        connection.dropped = True
+        connection.outbox = None
+        closing = asyncio.get_running_loop().create_task(self._close(connection))
+        # The loop keeps only weak references to tasks: held until done.
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _close(connection: Connection) -> None:
+        # A close frame may never leave (it queues behind the stalled ones): then the
+        # connection is cut without it.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(connection.websocket.close(TRY_AGAIN_LATER), CLOSE_TIMEOUT)
+        connection.drop()
+
+    def broadcast(self, live: LiveRoom, change: Change) -> None:
         """Tell every socket of the room of ``change``: a new view each, built once per
         distinct view; only a small notice where a seat's sealing is all that changed."""
         connections = list(self._rooms.get(live.code, ()))
@@ -283,47 +345,45 @@ class Hub:
                     connection.seen = change.number  # a phone's view did not change
             connections = [c for c in connections if c.is_board]
         frames = Frames(change.number)
-        await asyncio.gather(*(self._tell(live, c, change, frames) for c in connections))
+        for connection in connections:
+            self._tell(live, connection, change, frames)
 
-    async def _tell(
-        self, live: LiveRoom, connection: Connection, change: Change, frames: Frames
-    ) -> None:
-        async with connection.send_lock:
-            if connection.seen >= live.changes:
-                return  # it already has the newest view (sent on its own, or by a later change)
-            if self._notice_will_do(live, connection, change):
-                assert change.sealed is not None
-                payloads = self.service.payloads
-                if connection.seat != change.sealed:
-                    if frames.notice is None:
-                        frames.notice = dumps(payloads.seal_notice(live, change.sealed))
-                    notice = frames.notice
-                else:
-                    viewer = self._viewer(live, connection)
-                    if viewer is None or viewer[1] != change.sealed:
-                        # The seat is played elsewhere now: its own news is not for this
-                        # socket, which the whole view turns away.
-                        await self._send_view(live, connection, frames)
-                        return
-                    if frames.own_notice is None:
-                        own = payloads.seal_notice(live, change.sealed, before=change.before)
-                        frames.own_notice = dumps(own)
-                    notice = frames.own_notice
-                await self._send(connection, notice)
-                connection.seen = change.number
-                return
-            if self._page_unchanged(live, connection, change):
-                connection.seen = change.number
-                return
-            if self._step_will_do(live, connection, change):
-                step = self._step_frame(live, connection, frames)
-                if step is not None:
-                    text, connection.shown = step
-                    if text is not None:
-                        await self._send(connection, text)
-                    connection.seen = change.number
+    def _tell(self, live: LiveRoom, connection: Connection, change: Change, frames: Frames) -> None:
+        if connection.seen >= live.changes:
+            return  # it already has the newest view (sent on its own, or by a later change)
+        if self._notice_will_do(live, connection, change):
+            assert change.sealed is not None
+            payloads = self.service.payloads
+            if connection.seat != change.sealed:
+                if frames.notice is None:
+                    frames.notice = dumps(payloads.seal_notice(live, change.sealed))
+                notice = frames.notice
+            else:
+                viewer = self._viewer(live, connection)
+                if viewer is None or viewer[1] != change.sealed:
+                    # The seat is played elsewhere now: its own news is not for this
+                    # socket, which the whole view turns away.
+                    self._send_view(live, connection, frames)
                     return
-            await self._send_view(live, connection, frames)
+                if frames.own_notice is None:
+                    own = payloads.seal_notice(live, change.sealed, before=change.before)
+                    frames.own_notice = dumps(own)
+                notice = frames.own_notice
+            self._post(connection, notice)
+            connection.seen = change.number
+            return
+        if self._page_unchanged(live, connection, change):
+            connection.seen = change.number
+            return
+        if self._step_will_do(live, connection, change):
+            step = self._step_frame(live, connection, frames)
+            if step is not None:
+                text, connection.shown = step
+                if text is not None:
+                    self._post(connection, text)
+                connection.seen = change.number
+                return
+        self._send_view(live, connection, frames)
 
     @staticmethod
     def _notice_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:
@@ -398,7 +458,9 @@ class Hub:
         if key not in frames.steps:
             seat = None if position is None else match.engine_seat(position)
             payloads = self.service.payloads
-            frame = payloads.step_frame(live, seat, board=connection.is_board, since=held[2])
+            frame = payloads.step_frame(
+                live, seat, board=connection.is_board, since=held[2], memo=frames.diffs
+            )
             frames.steps[key] = None if frame is None else dumps(frame)
         text = frames.steps[key]
         return None if text is None else (text, shown)
@@ -422,6 +484,8 @@ class Frames:
     own_notice: str | None = None
     """The sealer's own notice (its patch brings its own view on)."""
     steps: dict[tuple[object, ...], str | None] = field(default_factory=dict)
+    diffs: DiffMemo = field(default_factory=DiffMemo)
+    """The step's views compared part by part, shared by its viewers."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -452,5 +516,10 @@ class Log:
 
 
 def dumps(frame: JSON) -> str:
-    """A frame's text (orjson: the views are the bulk of what the server does per seal)."""
-    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+    """A frame's text (orjson: the views are the bulk of what the server does per seal).
+    Keys that are not strings (a few engines' tables are keyed by seat number) are
+    allowed only where met: orjson takes twice as long with them allowed."""
+    try:
+        return orjson.dumps(frame).decode()
+    except TypeError:
+        return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -450,8 +450,8 @@ class Change:
     """The room's count of changes when this one was told (``LiveRoom.changes``)."""
 
 
-Listener = Callable[[LiveRoom, Change], Coroutine[Any, Any, None]]
-"""Told of a change to a room; the flag is True when only boards need to hear of it."""
+Listener = Callable[[LiveRoom, Change], None]
+"""Told of a change to a room, at once (it must not wait for anything)."""
 
 
 ROOM_OPTIONS = ("timer",)

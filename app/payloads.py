@@ -79,7 +79,12 @@ class Payloads:
         }
 
     def step_frame(
-        self, live: LiveRoom, viewer: int | None, board: bool, since: int
+        self,
+        live: LiveRoom,
+        viewer: int | None,
+        board: bool,
+        since: int,
+        memo: DiffMemo | None = None,
     ) -> JSON | None:
         """What moves a view of the show on from step ``since`` to the step on the board
         now, for a client that holds the former: ``patch`` (RFC 6902) sets ``show``, adds the
@@ -89,7 +94,8 @@ class Payloads:
         its whole view.
 
         ``viewer`` is the engine seat (``None``: the board, or a seat that sits the match
-        out); ``None`` is returned when the show does not stand past ``since``."""
+        out); ``None`` is returned when the show does not stand past ``since``. ``memo``
+        shares the comparing of the views' common parts between the viewers of a step."""
         match = live.match
         show = self.show_json(match)
         if match is None or show is None or not 0 <= since < show["step"]:
@@ -104,7 +110,7 @@ class Payloads:
                 patch.append({"op": "add", "path": "/playback/-", "value": shown})
         rules = live.rules
         now = reached[-1].state
-        patch += json_diff(rules.view(before.state, viewer), rules.view(now, viewer), "/view")
+        patch += json_diff(rules.view(before.state, viewer), rules.view(now, viewer), "/view", memo)
         return {
             "type": "step",
             "match": match.number,
@@ -296,30 +302,55 @@ def pointer(*parts: object) -> str:
     return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
 
 
-def json_diff(old: object, new: object, path: str = "") -> list[JSON]:
+class DiffMemo:
+    """Patches already worked out, by the identity of the two values compared and their
+    path. The views of one step share most of their parts (a game's public board is the
+    same objects in every viewer's view), so each such part is compared once for all the
+    sockets told of the step, not once per socket. Each entry holds its two values: an
+    identity stays theirs while the memo lives."""
+
+    def __init__(self) -> None:
+        self._patches: dict[tuple[int, int, str], tuple[object, object, tuple[JSON, ...]]] = {}
+
+    def get(self, old: object, new: object, path: str) -> list[JSON] | None:
+        hit = self._patches.get((id(old), id(new), path))
+        if hit is None or hit[0] is not old or hit[1] is not new:
+            return None
+        return list(hit[2])
+
+    def put(self, old: object, new: object, path: str, patch: list[JSON]) -> None:
+        self._patches[id(old), id(new), path] = (old, new, tuple(patch))
+
+
+def json_diff(old: object, new: object, path: str = "", memo: DiffMemo | None = None) -> list[JSON]:
     """RFC 6902 operations that turn ``old`` into ``new`` (JSON values), replacing whole
-    what is not an object on both sides or a list of one length on both sides.
+    what is not an object on both sides or a list of one length on both sides; ``memo``
+    shares the work between the diffs of views made of the same parts.
 
     Written here rather than taken from ``jsonpatch.make_patch``: a step changes a few
     values of a view in place, and a diff that never looks for moved items is what keeps
     it cheap enough to run for every socket at every step."""
     if old == new:
         return []
+    if memo is not None and (known := memo.get(old, new, path)) is not None:
+        return known
+    ops: list[JSON]
     if isinstance(old, dict) and isinstance(new, dict):
-        ops: list[JSON] = [
-            {"op": "remove", "path": path + pointer(key)} for key in old if key not in new
-        ]
+        ops = [{"op": "remove", "path": path + pointer(key)} for key in old if key not in new]
         for key, value in new.items():
             if key not in old:
                 ops.append({"op": "add", "path": path + pointer(key), "value": value})
             elif old[key] != value:
-                ops += json_diff(old[key], value, path + pointer(key))
-        return ops
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        return [
+                ops += json_diff(old[key], value, path + pointer(key), memo)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        ops = [
             op
             for index, (was, now) in enumerate(zip(old, new, strict=True))
             if was != now
-            for op in json_diff(was, now, f"{path}/{index}")
+            for op in json_diff(was, now, f"{path}/{index}", memo)
         ]
-    return [{"op": "replace", "path": path, "value": new}]
+    else:
+        return [{"op": "replace", "path": path, "value": new}]
+    if memo is not None:
+        memo.put(old, new, path, ops)
+    return ops

@@ -156,7 +156,6 @@ class RoomService:
         """Whether a board of this room is connected (the hub answers); no board, no show."""
         self._rooms: dict[str, LiveRoom] = {}
         self._listeners: list[Listener] = []
-        self._broadcasts: set[asyncio.Task[None]] = set()
         self._wrong_pins = Throttle(RECLAIM_LIMIT)
         self._load_lock = asyncio.Lock()
         self.store = Store(db)
@@ -1351,13 +1350,15 @@ class RoomService:
         return live.boards_elsewhere > 0 or self.board_watching(live.code)
 
     def tell(self, live: LiveRoom, change: Change | None = None) -> None:
+        """Tell the listeners at once, from the room as the change left it: the hub
+        queues every socket's frames there and then (nothing it does waits)."""
         live.changes += 1
         change = replace(change or Change(), number=live.changes)
         for listener in self._listeners:
-            task = asyncio.get_running_loop().create_task(listener(live, change))
-            # The loop keeps only weak references to tasks: hold each broadcast until done.
-            self._broadcasts.add(task)
-            task.add_done_callback(self._broadcasts.discard)
+            try:
+                listener(live, change)
+            except Exception:  # the change is made and kept: a listener's fault is its own
+                log.exception("a listener failed on a change of room %s", live.code)
 
 
 RELOADED = (

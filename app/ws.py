@@ -195,7 +195,7 @@ async def _serve(
     hub.connect(live, connection)
     failures = 0
     try:
-        await hub.send_view(live, connection)
+        hub.send_view(live, connection)
         while not connection.dropped:
             connection.receiving = True
             try:
@@ -215,7 +215,7 @@ async def _serve(
                 message = _parse(frame.get("text"), _language(connection))
                 await _handle(websocket, rooms, hub, live, connection, message)
             except FrameRefused as refused:
-                await hub.send_error(live, connection, refused.code, refused.detail)
+                hub.send_error(live, connection, refused.code, refused.detail)
             except WebSocketDisconnect:
                 raise
             except Exception:
@@ -226,7 +226,7 @@ async def _serve(
                     log.exception("a frame failed on a socket of room %s", live.code)
                 with i18n.use_language(_language(connection)):
                     detail = i18n.gettext("The server could not handle that message.")
-                await hub.send_error(live, connection, "invalid", detail)
+                hub.send_error(live, connection, "invalid", detail)
     except WebSocketDisconnect:
         pass
     finally:
@@ -248,13 +248,13 @@ async def _handle(
         message = translate(live, message) if translate else {}
     kind = message.get("type")
     if kind == "ping":
-        await hub.answer_ping(live, connection)
+        hub.answer_ping(live, connection)
         return
     if connection.is_board:
         if kind == "sync":
-            await hub.send_view(live, connection)
+            hub.send_view(live, connection)
             return
-        await hub.send_error(live, connection, "read_only", "A board only watches.")
+        hub.send_error(live, connection, "read_only", "A board only watches.")
         return
     try:
         if kind == "order":
@@ -270,17 +270,17 @@ async def _handle(
         elif kind == "lang":
             await rooms.set_language(live.code, connection.token, str(message.get("lang")))
             connection.lang = str(message.get("lang"))
-            await hub.send_view(live, connection)
+            hub.send_view(live, connection)
         elif kind == "sync":
-            await hub.send_view(live, connection)
+            hub.send_view(live, connection)
         else:
-            await hub.send_error(
+            hub.send_error(
                 live, connection, "unknown_type", "Unknown frame type; use order, ready or ping."
             )
     except RoomError as refusal:
-        await hub.send_error(live, connection, refusal.code, refusal.detail, refusal.params)
+        hub.send_error(live, connection, refusal.code, refusal.detail, refusal.params)
         if refusal.code == "stale":  # the sheet the phone should have had
-            await hub.send_view(live, connection)
+            hub.send_view(live, connection)
 
 
 def _parse(text: str | None, lang: str) -> dict[str, Any]:

@@ -90,7 +90,7 @@ def test_a_change_made_in_one_process_is_in_the_other_before_its_next_command(
             # The news reaches a's copy without a command in a: its sockets are told.
             both_seated = asyncio.Event()
 
-            async def listener(live: LiveRoom, _change: Change) -> None:
+            def listener(live: LiveRoom, _change: Change) -> None:
                 if live is room_a and len(live.seats) == 2:
                     both_seated.set()
 
@@ -125,7 +125,7 @@ def test_a_process_that_finds_the_room_without_a_driver_runs_its_bots(
             room_b = await b.room(code)
             finished = asyncio.Event()
 
-            async def listener(live: LiveRoom, _change: Change) -> None:
+            def listener(live: LiveRoom, _change: Change) -> None:
                 if live is room_b and live.status == "finished":
                     finished.set()
 
@@ -153,7 +153,7 @@ def test_news_that_could_not_leave_is_sent_when_redis_answers_again(
             room_b.boards = 1  # a board of b watches the room: b keeps its copy up to date
             heard = asyncio.Event()
 
-            async def listener(live: LiveRoom, _change: Change) -> None:
+            def listener(live: LiveRoom, _change: Change) -> None:
                 if live is room_b and live.seats:
                     heard.set()
 

@@ -61,7 +61,7 @@ def test_a_page_still_deciding_differs_only_in_its_version_after_a_quiet_seal(
     with TestClient(create_app(settings)) as client:
         heard: list[Change] = []
 
-        async def listen(_live: LiveRoom, change: Change) -> None:
+        def listen(_live: LiveRoom, change: Change) -> None:
             heard.append(change)
 
         room_service(client).add_listener(listen)

@@ -5,7 +5,8 @@ connection, so that the page, once it reads again, finds its connection ended, r
 and is sent the present. Without both the socket stayed open with no frame ever again.
 (Here the close frame gets through within its second; the cut, for a close frame that
 cannot leave at all, is not singled out.) Real server process, a real TCP connection whose
-client stops reading."""
+client stops reading; another board of the room, which reads, is told of every change
+meanwhile."""
 
 from __future__ import annotations
 
@@ -68,6 +69,19 @@ async def stall_and_come_back(server: ServerProcess) -> None:
         stalled = await websockets.connect(
             f"{url}?format=html", sock=small_socket(url), max_queue=1
         )
+        # A TV that reads as it should, in the same room: the stall must not hold it up.
+        healthy = await websockets.connect(url)
+        heard: list[bool] = []
+        latest = asyncio.Event()
+
+        async def read_healthy() -> None:
+            async for message in healthy:
+                frame = json.loads(message)
+                if frame.get("type") == "view":
+                    heard.append(frame["paused"])
+                    latest.set()
+
+        reading = asyncio.create_task(read_healthy())
         log_path = server.log_path
         assert log_path is not None
         paused = False
@@ -82,6 +96,17 @@ async def stall_and_come_back(server: ServerProcess) -> None:
                 break
         else:
             raise AssertionError("the server never found the board's socket stalled")
+
+        # The healthy board was told of every change, up to the last, and kept its socket.
+        async def told_of_the_last() -> None:
+            while len(heard) < changes + 1 or heard[-1] != paused:
+                latest.clear()
+                await latest.wait()
+
+        await asyncio.wait_for(told_of_the_last(), 10)
+        assert log_path.read_text().count("dropping a board socket") == 1
+        reading.cancel()
+        await healthy.close()
 
         # The browser wakes up and reads what reached it: the connection ends (the page
         # reconnects on that), rather than staying open with nothing more to come.
