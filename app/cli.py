@@ -85,6 +85,7 @@ def _serve(args: argparse.Namespace) -> int:
     from app.lan import join_base_url
     from app.logs import logging_config
     from app.main import create_app
+    from app.socket_protocol import SocketProtocol
 
     settings = Settings.from_env()
     host = args.host or settings.host
@@ -103,6 +104,7 @@ def _serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        ws=SocketProtocol,
         ws_per_message_deflate=settings.ws_compression,
     )
     return 0

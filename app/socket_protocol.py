@@ -1,0 +1,100 @@
+"""The websocket protocol the server runs: uvicorn's own (websockets' sans-I/O), made to
+weigh less while a socket waits, which is nearly always (bench/load.py, memory per started
+idle room: an idle room's seven sockets were most of its memory)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class Inbox:
+    """A socket's received events, as uvicorn's protocol uses its queue (``put_nowait``,
+    ``get``, ``empty``), for one reader: the app's task that serves the socket. An
+    ``asyncio.Queue`` keeps three deques and an event's deque, about 3 KiB a socket, for
+    a queue that is empty nearly all its life."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[ASGIReceiveEvent] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    async def get(self) -> ASGIReceiveEvent:
+        if self._waiter is not None:
+            raise RuntimeError("a socket's events have one reader")
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+
+class Flag:
+    """``asyncio.Event`` as uvicorn's protocol uses it for "the transport takes more"
+    (``set``, ``clear``, ``wait``), keeping its waiters in a list made only when one
+    waits, where the event keeps a deque for each socket."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        while not self._set:
+            waiter = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if self._waiters is not None and waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        return True
+
+
+class SocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's protocol with a lighter receive queue and writable flag (above), and
+    without the handshake once it is answered: uvicorn kept its request and response,
+    headers and all, for as long as the socket lived, and reads them only to answer the
+    handshake (``handle_connect``, and ``send`` of the accept; what the app reads of the
+    request stays in the ASGI scope)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
+        self.writable.set()
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            del self.request, self.response

@@ -1,0 +1,156 @@
+"""The server's websocket protocol (app/socket_protocol.py): uvicorn's own with a lighter
+receive queue and writable flag, which forgets the handshake once it is answered. The
+primitives alone, then a real uvicorn server on a real port with a real client: frames both
+ways, a client that falls behind and catches up (the transport pauses and resumes writing),
+and a client that goes away."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+from typing import Any
+
+import pytest
+import uvicorn
+import websockets
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from app.socket_protocol import Flag, Inbox, SocketProtocol
+from tests.services import free_port
+
+BURST = 2000
+"""Frames of about 4 KiB sent at once: 8 MiB, more than the connection's buffers."""
+
+
+def test_an_inbox_hands_out_its_events_in_order_and_waits_for_the_next() -> None:
+    async def run() -> list[Any]:
+        inbox = Inbox()
+        assert inbox.empty()
+        inbox.put_nowait({"type": "websocket.connect"})
+        inbox.put_nowait({"type": "websocket.receive", "text": "1"})
+        got = [await inbox.get(), await inbox.get()]
+        assert inbox.empty()
+        waiting = asyncio.create_task(inbox.get())
+        await asyncio.sleep(0)  # the reader waits now
+        assert not waiting.done()
+        inbox.put_nowait({"type": "websocket.receive", "text": "2"})
+        got.append(await asyncio.wait_for(waiting, 1))
+        return got
+
+    assert asyncio.run(run()) == [
+        {"type": "websocket.connect"},
+        {"type": "websocket.receive", "text": "1"},
+        {"type": "websocket.receive", "text": "2"},
+    ]
+
+
+def test_an_inbox_whose_reader_was_cancelled_serves_the_next_one() -> None:
+    async def run() -> Any:
+        inbox = Inbox()
+        cancelled = asyncio.create_task(inbox.get())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+        reader = asyncio.create_task(inbox.get())
+        await asyncio.sleep(0)
+        with pytest.raises(RuntimeError, match="one reader"):
+            await inbox.get()  # a second reader at once is a fault, not a silent hang
+        inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        return await asyncio.wait_for(reader, 1)
+
+    assert asyncio.run(run()) == {"type": "websocket.disconnect", "code": 1000}
+
+
+def test_a_flag_lets_through_while_set_and_wakes_every_waiter_when_set_again() -> None:
+    async def run() -> None:
+        flag = Flag()
+        flag.set()
+        assert flag.is_set() and await asyncio.wait_for(flag.wait(), 1)
+        flag.clear()
+        first, second = asyncio.create_task(flag.wait()), asyncio.create_task(flag.wait())
+        gone = asyncio.create_task(flag.wait())
+        await asyncio.sleep(0)
+        assert not (first.done() or second.done() or gone.done())
+        gone.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        flag.set()
+        assert list(await asyncio.wait_for(asyncio.gather(first, second), 1)) == [True, True]
+
+    asyncio.run(run())
+
+
+async def echo(websocket: WebSocket) -> None:
+    """Answers every text frame with the same; ``burst N`` with N numbered frames at once."""
+    await websocket.accept()
+    try:
+        while True:
+            text = await websocket.receive_text()
+            if text.startswith("burst "):
+                for number in range(int(text.split()[1])):
+                    await websocket.send_text(json.dumps({"n": number, "pad": "x" * 4000}))
+            else:
+                await websocket.send_text(text)
+    except WebSocketDisconnect:
+        pass
+
+
+async def echo_app(scope: Any, receive: Any, send: Any) -> None:
+    if scope["type"] == "websocket":
+        await echo(WebSocket(scope, receive, send))
+
+
+def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() -> None:
+    async def run() -> None:
+        port = free_port()
+        config = uvicorn.Config(
+            echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
+        )
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            # max_queue=1 and a small receive buffer: the client stops reading the
+            # connection while a frame waits, so a burst fills the server's buffers and
+            # its transport pauses writing.
+            url = f"ws://127.0.0.1:{port}/"
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.connect(("127.0.0.1", port))
+            # No compression: the burst's frames would shrink to nearly nothing.
+            async with websockets.connect(url, sock=sock, max_queue=1, compression=None) as client:
+                await client.send("hello")
+                assert await asyncio.wait_for(client.recv(), 5) == "hello"
+                (protocol,) = server.server_state.connections
+                assert isinstance(protocol, SocketProtocol)
+                queue, writable = vars(protocol)["queue"], vars(protocol)["writable"]
+                assert isinstance(queue, Inbox) and isinstance(writable, Flag)
+                assert not hasattr(protocol, "request") and not hasattr(protocol, "response")
+
+                await client.send(f"burst {BURST}")  # far more than the buffers hold
+                for _ in range(500):  # the server writes until its transport pauses
+                    if not writable.is_set():
+                        break
+                    await asyncio.sleep(0.01)
+                assert not writable.is_set(), "the transport never paused"
+                numbers = [json.loads(await asyncio.wait_for(client.recv(), 5))["n"]]
+                while numbers[-1] < BURST - 1:
+                    numbers.append(json.loads(await asyncio.wait_for(client.recv(), 5))["n"])
+                assert numbers == list(range(BURST))
+                assert writable.is_set()  # resumed once the client read
+                await client.send("after")
+                assert await asyncio.wait_for(client.recv(), 5) == "after"
+            # The client went away: the server lets the connection go.
+            for _ in range(200):
+                if not server.server_state.connections:
+                    break
+                await asyncio.sleep(0.01)
+            assert not server.server_state.connections
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(serving, 10)
+
+    asyncio.run(run())
