@@ -345,6 +345,9 @@ class Hub:
                     connection.seen = change.number  # a phone's view did not change
             connections = [c for c in connections if c.is_board]
         frames = Frames(change.number)
+        # Boards first: their frames leave first (the sockets' writers run in the order
+        # they were started), and the board is what the whole room watches.
+        connections.sort(key=lambda connection: not connection.is_board)
         for connection in connections:
             self._tell(live, connection, change, frames)
 
