@@ -9,6 +9,7 @@ both phones at sealing, mid-game and the end go to ``test-artifacts/``. Uses Deb
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -251,7 +252,12 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             assert next_game_small == [], next_game_small
             keep_screenshot(board, artifacts / "legions-board-final.png")
             for letter, phone in zip("ab", phones, strict=True):
-                if not handed_over:
+                if handed_over:
+                    # A seat handed to a bot: its phone is taken to join again (2.5 s after
+                    # its socket closed). A screenshot taken while it navigated could hang.
+                    expect(phone).to_have_url(re.compile(rf"/j/{code}\?back=1"), timeout=TIMEOUT_MS)
+                    expect(phone.locator("[data-testid=come-back-note]")).to_be_visible()
+                else:
                     expect(phone.locator("[data-testid=phone-result]")).to_be_visible()
                 keep_screenshot(
                     phone, artifacts / f"legions-phone-{letter}-final.png", full_page=True
