@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 import orjson
 from starlette.websockets import WebSocket, WebSocketState
 
-from app.live import Change, LiveRoom
-from app.payloads import DiffMemo
+from app.live import Change, LiveRoom, hash_token
+from app.payloads import DiffMemo, Payloads
 from app.rooms import RoomService
 from engine.core import JSON
 
@@ -57,6 +57,8 @@ class Connection:
     code: str
     token: str | None = None
     """The seat's token; ``None`` for a board."""
+    token_hash: str | None = field(init=False, default=None)
+    """``hash_token(token)``, as seats are found by it (once, not at every change)."""
     format: str = "json"
     lang: str = "en"
     host: bool = False
@@ -97,6 +99,9 @@ class Connection:
         if self.receiving and self.serving is not None:
             self.serving.cancel()
 
+    def __post_init__(self) -> None:
+        self.token_hash = None if self.token is None else hash_token(self.token)
+
     @property
     def is_board(self) -> bool:
         return self.token is None
@@ -122,7 +127,7 @@ class Hub:
         connection.room = live
         if connection.is_board:
             self.service.board_socket(live, opened=True)
-        seat = None if connection.is_board else live.seat_by_token(connection.token)
+        seat = None if connection.is_board else live.seat_by_hash(connection.token_hash)
         if seat is not None:
             connection.seat = seat.position
             self.service.phone_socket(live, seat.position, opened=True)
@@ -147,14 +152,23 @@ class Hub:
     def has_board(self, code: str) -> bool:
         return any(c.is_board for c in self._rooms.get(code, ()))
 
-    def payload_for(self, live: LiveRoom, connection: Connection) -> JSON | None:
-        """The view this connection may see, or ``None`` if its seat is gone."""
+    def payload_for(
+        self, live: LiveRoom, connection: Connection, frames: Frames | None = None
+    ) -> JSON | None:
+        """The view this connection may see, or ``None`` if its seat is gone; built on
+        the room's part of the views of ``frames``' change, once for all its sockets."""
+        payloads = self.service.payloads
+        room = None
+        if frames is not None and frames.number == live.changes:
+            if frames.room is None:
+                frames.room = payloads.room_payload(live)
+            room = frames.room
         if connection.is_board:
-            return self.service.payloads.board_payload(live, host=connection.host)
-        seat = live.seat_by_token(connection.token)
+            return payloads.board_payload(live, host=connection.host, room=room)
+        seat = live.seat_by_hash(connection.token_hash)
         if seat is None:
             return None
-        return self.service.payloads.seat_payload(live, seat)
+        return payloads.seat_payload(live, seat, room=room)
 
     def send_view(self, live: LiveRoom, connection: Connection) -> None:
         """The connection's whole view as the room stands now."""
@@ -194,7 +208,7 @@ class Hub:
             key = (*key, "html", connection.lang)
         if frames is not None and frames.number == live.changes and key in frames.texts:
             return frames.texts[key]
-        payload = self.payload_for(live, connection)
+        payload = self.payload_for(live, connection, frames)
         if payload is None:
             return None
         built: tuple[str, Log | None, tuple[int, int, int] | None]
@@ -221,7 +235,7 @@ class Hub:
         it holds (``None`` for a board); ``None`` when its seat is gone."""
         if connection.is_board:
             return ("board", connection.host), None
-        seat = live.seat_by_token(connection.token)
+        seat = live.seat_by_hash(connection.token_hash)
         return None if seat is None else (("seat", seat.position), seat.position)
 
     def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
@@ -420,7 +434,7 @@ class Hub:
             or match.showing
         ):
             return False
-        seat = live.seat_by_token(connection.token)
+        seat = live.seat_by_hash(connection.token_hash)
         if seat is None or seat.position != connection.seat:
             return False  # the seat is played elsewhere now: the whole view turns it away
         engine_seat = match.engine_seat(seat.position)
@@ -443,7 +457,7 @@ class Hub:
         with the step it then stands at: no frame when it stands there already (a view sent
         just before came out at that step); ``None`` when it needs a whole view (its view
         is of another round, or its seat is gone)."""
-        match, show = live.match, self.service.payloads.show_json(live.match)
+        match, show = live.match, frames.show(self.service.payloads, live)
         held = connection.shown
         if match is None or show is None or held is None:
             return None
@@ -462,7 +476,7 @@ class Hub:
             seat = None if position is None else match.engine_seat(position)
             payloads = self.service.payloads
             frame = payloads.step_frame(
-                live, seat, board=connection.is_board, since=held[2], memo=frames.diffs
+                live, seat, board=connection.is_board, since=held[2], memo=frames.diffs, show=show
             )
             frames.steps[key] = None if frame is None else dumps(frame)
         text = frames.steps[key]
@@ -486,9 +500,19 @@ class Frames:
     notice: str | None = None
     own_notice: str | None = None
     """The sealer's own notice (its patch brings its own view on)."""
+    room: JSON | None = None
+    """What the change's views hold alike (``Payloads.room_payload``), once built."""
+    shown: tuple[JSON | None] | None = None
     steps: dict[tuple[object, ...], str | None] = field(default_factory=dict)
     diffs: DiffMemo = field(default_factory=DiffMemo)
     """The step's views compared part by part, shared by its viewers."""
+
+    def show(self, payloads: Payloads, live: LiveRoom) -> JSON | None:
+        """Where the board's show stands at this change (``Payloads.show_json``): the
+        clock read once for all the change's sockets."""
+        if self.shown is None:
+            self.shown = (payloads.show_json(live.match),)
+        return self.shown[0]
 
 
 @dataclass(frozen=True, eq=False)

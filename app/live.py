@@ -146,6 +146,11 @@ class LiveMatch:
     listed (nothing changed for it since the match was loaded or started) has decided since
     the newest resolution: a sheet drawn before a restart still counts, and the engine
     judges the order itself either way."""
+    step_views: dict[tuple[int, int | None], JSON] = field(default_factory=dict)
+    """(Step of the show, engine seat or None for the board) → the view after that step:
+    each built once while the board plays the show out (a step frame compares the view
+    before a step with the view after it, and the next step's frame compares that one
+    again). Emptied when a resolution brings new steps and when the show ends. Read only."""
     logs: dict[int | None, tuple[int, list[JSON]]] = field(default_factory=dict)
     """Engine seat (None: the board) → (how many resolutions it covers, the log as that
     viewer reads it): built once per resolution, not once per frame. Read only."""
@@ -259,10 +264,15 @@ class LiveRoom:
     """Board sockets open for this room in the other processes."""
 
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
-        if not token:
+        return self.seat_by_hash(hash_token(token) if token else None)
+
+    def seat_by_hash(self, token_hash: str | None) -> SeatInfo | None:
+        """The seat whose token hashes to ``token_hash`` (``hash_token``)."""
+        if not token_hash:
             return None
-        wanted = hash_token(token)
-        return next((s for s in self.seats if secrets.compare_digest(s.token_hash, wanted)), None)
+        return next(
+            (s for s in self.seats if secrets.compare_digest(s.token_hash, token_hash)), None
+        )
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_token_hash, hash_token(token or ""))

@@ -85,6 +85,7 @@ class Payloads:
         board: bool,
         since: int,
         memo: DiffMemo | None = None,
+        show: JSON | None = None,
     ) -> JSON | None:
         """What moves a view of the show on from step ``since`` to the step on the board
         now, for a client that holds the former: ``patch`` (RFC 6902) sets ``show``, adds the
@@ -95,12 +96,13 @@ class Payloads:
 
         ``viewer`` is the engine seat (``None``: the board, or a seat that sits the match
         out); ``None`` is returned when the show does not stand past ``since``. ``memo``
-        shares the comparing of the views' common parts between the viewers of a step."""
+        shares the comparing of the views' common parts between the viewers of a step;
+        ``show``, the caller's reading of :meth:`show_json` (else it is read now)."""
         match = live.match
-        show = self.show_json(match)
+        show = show or self.show_json(match)
         if match is None or show is None or not 0 <= since < show["step"]:
             return None
-        before, reached = match.steps[since], match.steps[since + 1 : show["step"] + 1]
+        reached = match.steps[since + 1 : show["step"] + 1]
         patch: list[JSON] = [{"op": "replace", "path": "/show", "value": show}]
         for step in reached:
             events = events_for(step.events, viewer)
@@ -108,9 +110,12 @@ class Payloads:
             if board:
                 shown = {"round": step.round, "events": events}
                 patch.append({"op": "add", "path": "/playback/-", "value": shown})
-        rules = live.rules
-        now = reached[-1].state
-        patch += json_diff(rules.view(before.state, viewer), rules.view(now, viewer), "/view", memo)
+        patch += json_diff(
+            self.step_view(live, since, viewer),
+            self.step_view(live, show["step"], viewer),
+            "/view",
+            memo,
+        )
         return {
             "type": "step",
             "match": match.number,
@@ -119,7 +124,19 @@ class Payloads:
             "patch": patch,
         }
 
-    def board_payload(self, live: LiveRoom, host: bool = False) -> JSON:
+    @staticmethod
+    def step_view(live: LiveRoom, step: int, viewer: int | None) -> JSON:
+        """The view after ``step`` of the show on the board, as the engine seat ``viewer``
+        (``None``: the board) sees it; built once per show (``LiveMatch.step_views``)."""
+        match = live.match
+        assert match is not None
+        key = (step, viewer)
+        view = match.step_views.get(key)
+        if view is None:
+            view = match.step_views[key] = live.rules.view(match.steps[step].state, viewer)
+        return view
+
+    def board_payload(self, live: LiveRoom, host: bool = False, room: JSON | None = None) -> JSON:
         """The board's view of the room: public information only (and, for the host's
         board, the seats' PINs, so that a player without a phone can be helped back).
 
@@ -127,8 +144,10 @@ class Payloads:
         While ``show`` runs it holds the steps up to ``show.step`` and ``view`` is the public
         position right after that step: a frame holds nothing the board has not reached
         (the reveal never shows anything before its step). Otherwise ``view`` is the newest
-        position."""
-        payload = self._room_payload(live)
+        position.
+
+        ``room`` is :meth:`room_payload` of the room as it stands, when the caller has it."""
+        payload = self.room_payload(live) if room is None else dict(room)
         if host:
             payload["pins"] = {str(s.position): s.pin for s in live.seats if s.pin}
         match = live.match
@@ -137,8 +156,11 @@ class Payloads:
             return payload
         show = payload["show"]
         shown = match.steps[: show["step"] + 1] if show is not None else match.steps
-        state = shown[-1].state if show is not None else match.state
-        payload["view"] = live.rules.view(state, None)
+        payload["view"] = (
+            live.rules.view(match.state, None)
+            if show is None
+            else self.step_view(live, show["step"], None)
+        )
         payload["playback"] = [
             {"round": step.round, "events": events_for(step.events, None)} for step in shown
         ]
@@ -146,12 +168,13 @@ class Payloads:
         payload["history"] = self._history(match, None, show)
         return payload
 
-    def seat_payload(self, live: LiveRoom, seat: SeatInfo) -> JSON:
+    def seat_payload(self, live: LiveRoom, seat: SeatInfo, room: JSON | None = None) -> JSON:
         """One seat's private view of the room, with what it must decide now.
 
         While the board plays a resolution out, the seat sees its own view as of the step
-        on the board, its own events up to that step, and no decision yet."""
-        payload = self._room_payload(live)
+        on the board, its own events up to that step, and no decision yet. ``room`` as for
+        :meth:`board_payload`."""
+        payload = self.room_payload(live) if room is None else dict(room)
         match = live.match
         engine_seat = None if match is None else match.engine_seat(seat.position)
         payload["you"] = {
@@ -169,8 +192,11 @@ class Payloads:
             return payload
         show = payload["show"]
         # A seat that sits this match out watches it like the board.
-        shown_state = match.steps[show["step"]].state if show is not None else match.state
-        payload["view"] = live.rules.view(shown_state, engine_seat)
+        payload["view"] = (
+            live.rules.view(match.state, engine_seat)
+            if show is None
+            else self.step_view(live, show["step"], engine_seat)
+        )
         payload["prompt"] = (
             None
             if engine_seat is None or show is not None
@@ -249,7 +275,10 @@ class Payloads:
         }
         return commitments, reveals
 
-    def _room_payload(self, live: LiveRoom) -> JSON:
+    def room_payload(self, live: LiveRoom) -> JSON:
+        """What every view of the room holds alike: the room, its seats, the match's
+        progress and proofs, the show's step. The views of one change share it (each view
+        sets its own keys on a shallow copy, never inside a shared value)."""
         match = live.match
         info = live.rules.info
         least, most = live.seat_limits()
@@ -299,7 +328,14 @@ class Payloads:
 
 def pointer(*parts: object) -> str:
     """An RFC 6901 JSON Pointer to ``parts`` (``~`` and ``/`` in a part escaped)."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in parts)
+    return "".join(map(_pointer_part, parts))
+
+
+def _pointer_part(part: object) -> str:
+    text = str(part)
+    if "~" in text or "/" in text:
+        text = text.replace("~", "~0").replace("/", "~1")
+    return "/" + text
 
 
 class DiffMemo:
@@ -322,6 +358,9 @@ class DiffMemo:
         self._patches[id(old), id(new), path] = (old, new, tuple(patch))
 
 
+_ABSENT = object()
+
+
 def json_diff(old: object, new: object, path: str = "", memo: DiffMemo | None = None) -> list[JSON]:
     """RFC 6902 operations that turn ``old`` into ``new`` (JSON values), replacing whole
     what is not an object on both sides or a list of one length on both sides; ``memo``
@@ -330,23 +369,27 @@ def json_diff(old: object, new: object, path: str = "", memo: DiffMemo | None = 
     Written here rather than taken from ``jsonpatch.make_patch``: a step changes a few
     values of a view in place, and a diff that never looks for moved items is what keeps
     it cheap enough to run for every socket at every step."""
-    if old == new:
+    # Identity first: ``==`` walks a dict or list compared with itself to its end.
+    if old is new or old == new:
         return []
-    if memo is not None and (known := memo.get(old, new, path)) is not None:
-        return known
     ops: list[JSON]
     if isinstance(old, dict) and isinstance(new, dict):
-        ops = [{"op": "remove", "path": path + pointer(key)} for key in old if key not in new]
+        if memo is not None and (known := memo.get(old, new, path)) is not None:
+            return known
+        ops = [{"op": "remove", "path": path + _pointer_part(key)} for key in old if key not in new]
         for key, value in new.items():
-            if key not in old:
-                ops.append({"op": "add", "path": path + pointer(key), "value": value})
-            elif old[key] != value:
-                ops += json_diff(old[key], value, path + pointer(key), memo)
+            was = old.get(key, _ABSENT)
+            if was is _ABSENT:
+                ops.append({"op": "add", "path": path + _pointer_part(key), "value": value})
+            elif was is not value and was != value:
+                ops += json_diff(was, value, path + _pointer_part(key), memo)
     elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        if memo is not None and (known := memo.get(old, new, path)) is not None:
+            return known
         ops = [
             op
             for index, (was, now) in enumerate(zip(old, new, strict=True))
-            if was != now
+            if was is not now and was != now
             for op in json_diff(was, now, f"{path}/{index}", memo)
         ]
     else:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from itertools import product
 from typing import Any
 
-from sqlalchemy import Table, delete
+from sqlalchemy import Table, bindparam, delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -96,6 +96,14 @@ ORDERS: Table = OrderLog.__table__  # type: ignore[attr-defined]
 RESOLUTIONS: Table = Resolution.__table__  # type: ignore[attr-defined]
 MATCHES: Table = Match.__table__  # type: ignore[attr-defined]
 ROOMS: Table = Room.__table__  # type: ignore[attr-defined]
+# The hot path's statements, built once: building one and working out its cache key took
+# longer than SQLAlchemy's run of the compiled statement (bench/load.py, under cProfile).
+INSERT_ORDER = ORDERS.insert()
+INSERT_RESOLUTION = RESOLUTIONS.insert()
+UPDATE_MATCH = MATCHES.update().where(MATCHES.c.id == bindparam("match_row_id"))
+"""Sets the given columns of the match whose id is ``match_row_id``."""
+UPDATE_ROOM = ROOMS.update().where(ROOMS.c.id == bindparam("room_row_id"))
+"""Sets the given columns of the room whose id is ``room_row_id``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1058,12 +1066,12 @@ class RoomService:
 
         def write(session: Session) -> None:
             # Plain table statements: the ORM's bulk paths cost more than the SQL itself.
-            session.execute(ORDERS.insert(), order_row)
+            session.execute(INSERT_ORDER, order_row)
             if resolution_row is not None:
-                session.execute(RESOLUTIONS.insert(), resolution_row)
+                session.execute(INSERT_RESOLUTION, resolution_row)
             if match_row:
-                session.execute(MATCHES.update().where(MATCHES.c.id == match.row_id), match_row)
-            session.execute(ROOMS.update().where(ROOMS.c.id == live.row_id), room_row)
+                session.execute(UPDATE_MATCH, {**match_row, "match_row_id": match.row_id})
+            session.execute(UPDATE_ROOM, {**room_row, "room_row_id": live.row_id})
 
         try:
             await self.store.write(write)
@@ -1084,6 +1092,7 @@ class RoomService:
                 moved.add(other_seat)
         if record is not None:
             match.recent_events, match.steps = events, steps
+            match.step_views.clear()
             match.history.append(record)
             match.sealed = [o for o in match.sealed if o.seq >= record.first_seq]
         match.sealed.append(sealed)
@@ -1120,13 +1129,13 @@ class RoomService:
         result_at = live.result_at if playing else self.clock.now()
 
         def write(session: Session) -> None:
-            session.execute(MATCHES.update().where(MATCHES.c.id == match.row_id), row)
+            session.execute(UPDATE_MATCH, {**row, "match_row_id": match.row_id})
             if not playing:
-                rooms = ROOMS.update().where(ROOMS.c.id == live.row_id)
-                session.execute(rooms, {"result_at": result_at})
+                session.execute(UPDATE_ROOM, {"result_at": result_at, "room_row_id": live.row_id})
 
         await self.store.write(write)
         match.show_started_at = match.show_elapsed = None
+        match.step_views.clear()
         match.deadline_at, match.timer_left = deadline_at, timer_left
         match.fast_forward = match.fast_forward or fast_forward
         live.result_at = result_at
@@ -1281,8 +1290,7 @@ class RoomService:
             mode = "shown" if shown else "hidden"
 
             def write(session: Session) -> None:
-                rooms = ROOMS.update().where(ROOMS.c.id == live.row_id)
-                session.execute(rooms, {"standings_mode": mode})
+                session.execute(UPDATE_ROOM, {"standings_mode": mode, "room_row_id": live.row_id})
 
             await self.store.write(write)
             live.standings_mode = mode
