@@ -534,6 +534,8 @@ def test_each_step_of_the_show_reaches_a_json_socket_as_a_small_patch_of_its_vie
                     socket.send_json({"type": "sync"})
                     whole = frame_until(socket, followers[name], lambda v: True)
                     assert whole == patched, f"the step frame misses a change: {name}, {step}"
+                # Each step's view is built once for all its frames, while the show runs.
+                assert {(step, v) for v in viewers.values()} <= set(current_match(live).step_views)
                 # A view that stands several steps back is brought on in one frame too.
                 for name, viewer in viewers.items():
                     jump = payloads.step_frame(live, viewer, board=name == "board", since=0)
@@ -544,6 +546,48 @@ def test_each_step_of_the_show_reaches_a_json_socket_as_a_small_patch_of_its_vie
             for name, socket in sockets.items():
                 after = frame_until(socket, followers[name], lambda v: shown_round(v, 1))
                 assert name == "board" or after["prompt"] is not None
+            assert current_match(live).step_views == {}, "an idle room keeps no view of the show"
+
+
+def test_the_views_of_a_change_share_their_room_part(tmp_path: Path) -> None:
+    """The hub builds what every view of the room holds alike once per change (issue 14),
+    and each view sets its own keys on a copy of it: each view equals the one built alone,
+    and the shared part comes out untouched, in the lobby, while a round is decided and
+    while the board plays a round out."""
+    clock = ManualClock()
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'shared.sqlite3'}", bot_delay=0.0, step_seconds=1.0
+    )
+    with TestClient(create_app(settings, clock=clock)) as client:
+        code, host, tokens = heirs_room(client, humans=3, bots=0)
+        payloads = room_service(client).payloads
+
+        def each_view_as_if_alone() -> None:
+            live = live_room(client, code)
+            room = payloads.room_payload(live)
+            untouched = copy.deepcopy(room)
+            for host_board in (False, True):
+                shared = payloads.board_payload(live, host=host_board, room=room)
+                assert shared == payloads.board_payload(live, host=host_board)
+            for seat in live.seats:
+                assert payloads.seat_payload(live, seat, room=room) == payloads.seat_payload(
+                    live, seat
+                )
+            assert room == untouched
+
+        each_view_as_if_alone()  # the lobby
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        with client.websocket_connect(f"/ws/rooms/{code}/board") as board:
+            follower = Follower()
+            each_view_as_if_alone()  # the setup's choices
+            seal_all(client, code, tokens[:2], Rng(8))
+            each_view_as_if_alone()  # two seats have sealed, one decides
+            seal_all(client, code, tokens, Rng(8))
+            frame_until(board, follower, lambda v: shows_round(v, 0))
+            each_view_as_if_alone()  # the board plays the setup out
+            clock.advance(1.01)
+            frame_until(board, follower, lambda v: shown_round(v, 0))
+            each_view_as_if_alone()  # the first round's orders
 
 
 def frame_until(
