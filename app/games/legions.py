@@ -258,6 +258,9 @@ def option_view(
     elif kind == "attack":
         out["loc"] = loc
         out["text"] = i18n.gettext("Attack the %(loc)s") % {"loc": location_name(loc)}
+        # Five buttons side by side, under a heading that asks where to attack: each shows
+        # its place alone (a sentence in a fifth of a phone broke mid-word in Russian).
+        out["short"] = location_name(loc)
     elif kind == "shield":
         out["cards"] = [card_info(option.get("card") or str(order.get("keep")))]
         out["text"] = i18n.gettext("Keep face up")

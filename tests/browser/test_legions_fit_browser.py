@@ -271,3 +271,58 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
                 assert peek.inner_text().strip() == location_name(order["location"])
             looked = RULES.submit(copy.deepcopy(state), 0, order)
             assert looked.pending == order
+
+
+WORDS_ON_LINES_JS = """(button) => {
+  // Each word of the button's visible label, and on how many lines the browser drew it.
+  const label = button.querySelector('.lg-opt-text b');
+  const text = label.firstChild;
+  const words = [];
+  for (const match of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, match.index);
+    range.setEnd(text, match.index + match[0].length);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    words.push([match[0], tops.size]);
+  }
+  return words;
+}"""
+
+
+@pytest.mark.parametrize("lang", ("en", "cs", "hr", "ru"))
+def test_g6_4a_the_five_places_to_attack_read_whole_on_a_phone(
+    server: ServerProcess, artifacts: Path, lang: str
+) -> None:
+    """The attack (G6.4a) offers the five locations side by side under a heading that asks
+    where to attack. Each button said the whole sentence in a fifth of the phone's width, and
+    in Russian ("Атаковать локацию Казармы") the words broke mid-word down a tall button,
+    which pushed a late game's screen past two screens: now each shows its place's name,
+    whole, and the sentence stays the button's name for a screen reader."""
+    state = RULES.setup(2, 7, {})
+    state.phase = "steps"
+    state.stage = Stage(0, "attack")
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None
+    assert [o["order"]["kind"] for o in prompt["options"]] == ["attack"] * 5
+    with phone_on(server) as page:
+        show_phone(page, state, 0, lang)
+        buttons = page.locator("[data-testid=option][data-kind=attack]")
+        expect(buttons).to_have_count(5)
+        keep_screenshot(page, artifacts / f"legions-phone-attack-{lang}.png", full_page=True)
+        for index, option in enumerate(prompt["options"]):
+            button = buttons.nth(index)
+            location = option["order"]["location"]
+            with i18n.use_language(lang):
+                place = location_name(location)
+                sentence = i18n.gettext("Attack the %(loc)s") % {"loc": place}
+            assert button.inner_text().strip() == place
+            assert button.get_attribute("aria-label") == sentence and place in sentence
+            broken = [word for word, lines in button.evaluate(WORDS_ON_LINES_JS) if lines > 1]
+            assert not broken, f"{lang}: {place!r} breaks inside {broken}"
+            order = json.loads(
+                button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
+                or "{}"
+            )
+            assert order == {"kind": "attack", "location": location}
+        fit = phone_fit(page, "legions", "attack")
+        assert fit.size_fault() is None, fit.size_fault()
