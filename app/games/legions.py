@@ -193,6 +193,7 @@ def option_view(
     elif kind == "place":
         out["loc"] = loc
         out["text"] = i18n.gettext("Place at the %(loc)s") % {"loc": location_name(loc)}
+        out["short"] = location_name(loc)  # as for "attack" below
     elif kind == "collect":
         out["cards"] = [card_info(option.get("card") or order.get("legion"))]
         out["text"] = i18n.gettext("Collect")
@@ -258,8 +259,8 @@ def option_view(
     elif kind == "attack":
         out["loc"] = loc
         out["text"] = i18n.gettext("Attack the %(loc)s") % {"loc": location_name(loc)}
-        # Five buttons side by side, under a heading that asks where to attack: each shows
-        # its place alone (a sentence in a fifth of a phone broke mid-word in Russian).
+        # Five buttons side by side, under a heading that asks where: each shows its place
+        # alone (a sentence in a fifth of a phone broke mid-word in Russian).
         out["short"] = location_name(loc)
     elif kind == "shield":
         out["cards"] = [card_info(option.get("card") or str(order.get("keep")))]

@@ -289,32 +289,49 @@ WORDS_ON_LINES_JS = """(button) => {
 }"""
 
 
-@pytest.mark.parametrize("lang", ("en", "cs", "hr", "ru"))
-def test_g6_4a_the_five_places_to_attack_read_whole_on_a_phone(
-    server: ServerProcess, artifacts: Path, lang: str
-) -> None:
-    """The attack (G6.4a) offers the five locations side by side under a heading that asks
-    where to attack. Each button said the whole sentence in a fifth of the phone's width, and
-    in Russian ("Атаковать локацию Казармы") the words broke mid-word down a tall button,
-    which pushed a late game's screen past two screens: now each shows its place's name,
-    whole, and the sentence stays the button's name for a screen reader."""
+def five_places(kind: str) -> LegionsState:
+    """Seat 0 choosing among the five locations: where to attack (G6.4a), or where to place
+    a white legion (G7.1, any location)."""
     state = RULES.setup(2, 7, {})
     state.phase = "steps"
-    state.stage = Stage(0, "attack")
+    if kind == "place":
+        white = next(c for c, legion in RULES.content.legions.items() if legion.location is None)
+        take_out(state, white)
+        state.players[0].revealed = white
+        state.players[0].stratagem_used = True  # no stratagem beside the five places
+    state.stage = Stage(0, kind)
+    return state
+
+
+SENTENCES = {"attack": "Attack the %(loc)s", "place": "Place at the %(loc)s"}
+
+
+@pytest.mark.parametrize("kind", SENTENCES)
+@pytest.mark.parametrize("lang", ("en", "cs", "hr", "ru"))
+def test_g6_4a_g7_1_the_five_places_read_whole_on_a_phone(
+    server: ServerProcess, artifacts: Path, lang: str, kind: str
+) -> None:
+    """The attack (G6.4a) and a white legion's placing (G7.1) offer the five locations side
+    by side under a heading that asks where. Each button said the whole sentence in a fifth
+    of the phone's width, and in Russian ("Атаковать локацию Казармы") the words broke
+    mid-word down a tall button, which pushed a late game's screen past two screens: now
+    each shows its place's name, whole, and the sentence stays the button's name for a
+    screen reader."""
+    state = five_places(kind)
     prompt = RULES.prompt(state, 0)
     assert prompt is not None
-    assert [o["order"]["kind"] for o in prompt["options"]] == ["attack"] * 5
+    assert [o["order"]["kind"] for o in prompt["options"]] == [kind] * 5
     with phone_on(server) as page:
         show_phone(page, state, 0, lang)
-        buttons = page.locator("[data-testid=option][data-kind=attack]")
+        buttons = page.locator(f"[data-testid=option][data-kind={kind}]")
         expect(buttons).to_have_count(5)
-        keep_screenshot(page, artifacts / f"legions-phone-attack-{lang}.png", full_page=True)
+        keep_screenshot(page, artifacts / f"legions-phone-{kind}-{lang}.png", full_page=True)
         for index, option in enumerate(prompt["options"]):
             button = buttons.nth(index)
             location = option["order"]["location"]
             with i18n.use_language(lang):
                 place = location_name(location)
-                sentence = i18n.gettext("Attack the %(loc)s") % {"loc": place}
+                sentence = i18n.gettext(SENTENCES[kind]) % {"loc": place}
             assert button.inner_text().strip() == place
             assert button.get_attribute("aria-label") == sentence and place in sentence
             broken = [word for word, lines in button.evaluate(WORDS_ON_LINES_JS) if lines > 1]
@@ -323,6 +340,6 @@ def test_g6_4a_the_five_places_to_attack_read_whole_on_a_phone(
                 button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
                 or "{}"
             )
-            assert order == {"kind": "attack", "location": location}
-        fit = phone_fit(page, "legions", "attack")
+            assert order == {"kind": kind, "location": location}
+        fit = phone_fit(page, "legions", kind)
         assert fit.size_fault() is None, fit.size_fault()
