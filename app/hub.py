@@ -503,6 +503,7 @@ class Frames:
     room: JSON | None = None
     """What the change's views hold alike (``Payloads.room_payload``), once built."""
     shown: tuple[JSON | None] | None = None
+    """The show's step as :meth:`show` read it, once read (``None`` inside: no show)."""
     steps: dict[tuple[object, ...], str | None] = field(default_factory=dict)
     diffs: DiffMemo = field(default_factory=DiffMemo)
     """The step's views compared part by part, shared by its viewers."""
