@@ -330,9 +330,6 @@ class RoomView(BaseModel):
     deadline: str | None = Field(description="When the sealing timer runs out (ISO 8601, UTC).")
     timer_left: float | None = Field(description="Seconds left on a paused timer.")
     view: dict[str, Any] | None = Field(description="The game's public view (the board's).")
-    events: list[dict[str, Any]] = Field(
-        description="Public events of the newest resolution (up to the step on show)."
-    )
     show: Show | None = Field(
         description="While the board plays the newest resolution out: the step it shows now. "
         "Phones get no decision until it ends."
@@ -359,8 +356,9 @@ class BoardView(RoomView):
         default=None, description="Room seat → its PIN; only with the host's token."
     )
     playback: list[PlaybackStep] = Field(
-        description="The newest resolution step by step; while `show` runs, only the steps "
-        "up to `show.step`, and `view` is the position right after it."
+        description="The newest resolution step by step, each with its public events; while "
+        "`show` runs, only the steps up to `show.step`, and `view` is the position right "
+        "after it."
     )
 
 
@@ -371,6 +369,9 @@ class SeatView(RoomView):
     you: dict[str, Any]
     prompt: dict[str, Any] | None = Field(
         description="What this seat must decide; null if nothing (and during the show)."
+    )
+    events: list[dict[str, Any]] = Field(
+        description="The newest resolution's events this seat may read (up to the step on show)."
     )
     my_commitment: str | None = Field(
         description="The commitment of this seat's sealed order not yet played."

@@ -87,12 +87,11 @@ class Payloads:
         memo: DiffMemo | None = None,
         show: JSON | None = None,
     ) -> JSON | None:
-        """What moves a view of the show on from step ``since`` to the step on the board
-        now, for a client that holds the former: ``patch`` (RFC 6902) sets ``show``, adds the
-        steps' events (``events``; the board's ``playback`` too) and changes ``view`` from
-        the position after step ``since`` to the one after the step now. Between two steps
-        nothing else of a view moves, so a phone gets a few hundred bytes a step instead of
-        its whole view.
+        """What moves a view of the show on from step ``since`` to the step on the board now, for a
+        client that holds the former: ``patch`` (RFC 6902) sets ``show``, adds the steps' events (to
+        a seat's ``events``, as entries of the board's ``playback``) and changes ``view`` from the
+        position after step ``since`` to the one after the step now. Between two steps nothing else
+        of a view moves, so a phone gets a few hundred bytes a step instead of its whole view.
 
         ``viewer`` is the engine seat (``None``: the board, or a seat that sits the match
         out); ``None`` is returned when the show does not stand past ``since``. ``memo``
@@ -106,10 +105,11 @@ class Payloads:
         patch: list[JSON] = [{"op": "replace", "path": "/show", "value": show}]
         for step in reached:
             events = events_for(step.events, viewer)
-            patch += [{"op": "add", "path": "/events/-", "value": event} for event in events]
             if board:
                 shown = {"round": step.round, "events": events}
                 patch.append({"op": "add", "path": "/playback/-", "value": shown})
+            else:
+                patch += [{"op": "add", "path": "/events/-", "value": event} for event in events]
         patch += json_diff(
             self.step_view(live, since, viewer),
             self.step_view(live, show["step"], viewer),
@@ -140,7 +140,8 @@ class Payloads:
         """The board's view of the room: public information only (and, for the host's
         board, the seats' PINs, so that a player without a phone can be helped back).
 
-        ``playback`` is the newest resolution step by step, with each step's public events.
+        ``playback`` is the newest resolution step by step, with each step's public events:
+        the board's only copy of them (a seat's view has them as one list, ``events``).
         While ``show`` runs it holds the steps up to ``show.step`` and ``view`` is the public
         position right after that step: a frame holds nothing the board has not reached
         (the reveal never shows anything before its step). Otherwise ``view`` is the newest
@@ -152,7 +153,7 @@ class Payloads:
             payload["pins"] = {str(s.position): s.pin for s in live.seats if s.pin}
         match = live.match
         if match is None:
-            payload.update(view=None, events=[], playback=[], history=[])
+            payload.update(view=None, playback=[], history=[])
             return payload
         show = payload["show"]
         shown = match.steps[: show["step"] + 1] if show is not None else match.steps
@@ -164,7 +165,6 @@ class Payloads:
         payload["playback"] = [
             {"round": step.round, "events": events_for(step.events, None)} for step in shown
         ]
-        payload["events"] = events_for(self._shown_events(match, show), None)
         payload["history"] = self._history(match, None, show)
         return payload
 

@@ -14,22 +14,21 @@ sheet was drawn from, ``"version": N`` (the view's ``version``) and ``"match": M
 for a decision the table has left behind is refused with ``stale`` and the fresh view
 follows (issue 13.10); an order without them is judged as it comes. A page's htmx form sends
 its fields instead (with ``HEADERS``); the pages module turns those into the same messages.
-The server sends
-``{"type": "view", ...}`` on every (re)connect and whenever the view changes, except when
-a seat sealed an order and nothing else moved: then a small notice
+The server sends ``{"type": "view", ...}`` on every (re)connect and whenever the view
+changes, except when a seat sealed an order and nothing else moved: then a small notice
 ``{"type": "sealed", "seat", "commitment", "match", "version", "to_act", "patch"}`` says so
 (``patch``, an RFC 6902 JSON Patch, brings the view up to date: its ``version``, ``to_act``,
 ``commitments`` and the game's marks of a sealed seat; nothing else of another seat's view
 changes on a seal; the sealer's own notice also sets its ``my_commitment`` and ``prompt``
 and what changed in its own view). While the board plays a resolution out, every step after
 the first comes as ``{"type": "step", "match", "version", "step", "patch"}`` to a socket
-whose view stands at an earlier step of it (``patch`` sets ``show``, adds the steps'
-``events`` and, on a board, their ``playback`` entries, and changes ``view``); any other
-socket gets the whole view. A JSON view leaves out the match's log (``history`` over HTTP):
-it comes just before the view in ``{"type": "log", "match", "from", "rounds"}`` frames, the
-whole log on a (re)connect and later only what is new (the rounds from index ``from`` on
-replace the client's; a new ``match`` starts over), so a view stays the size of the
-position. The server also sends ``{"type": "error", "detail", "code"}`` (and ``params``
+whose view stands at an earlier step of it (``patch`` sets ``show``, adds the steps' events,
+to a phone's ``events`` and as a board's ``playback`` entries, and changes ``view``); any
+other socket gets the whole view. A JSON view leaves out the match's log (``history`` over
+HTTP): it comes just before the view in ``{"type": "log", "match", "from", "rounds"}``
+frames, the whole log on a (re)connect and later only what is new (the rounds from index
+``from`` on replace the client's; a new ``match`` starts over), so a view stays the size of
+the position. The server also sends ``{"type": "error", "detail", "code"}`` (and ``params``
 where an engine's refusal has them) when a frame is refused. With ``format=html`` the same
 frames come as HTML fragments.
 

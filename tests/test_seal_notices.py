@@ -5,6 +5,7 @@ and a kill -9 between them loses none of them."""
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from typing import Any
 
 import httpx
@@ -19,7 +20,7 @@ from app.models import Match, Room
 from engine.core import Rng
 from engine.registry import get_rules
 from tests.conftest import ServerProcess
-from tests.live import current_match, live_room
+from tests.live import bots_have_sealed, current_match, live_room, wait_for
 from tests.play import auth, board_and_phones, create_room, join
 from tests.test_persistence import assert_the_same_room
 from tests.truth import rebuild, stored_match
@@ -178,3 +179,58 @@ def test_kill_9_between_two_resolutions_loses_no_sealed_order(server: ServerProc
     engine.dispose()
     assert match.version == resolved_at + 3 == len(orders)
     assert heirs.to_json(rebuild(match, orders).states()[-1]) == match.state
+
+
+VIEW_MAX_BYTES = 14 * 1024
+
+
+def test_every_frame_of_a_whole_six_heir_game_stays_small(client: TestClient) -> None:
+    """Issue 14: a full view for one recipient stays under 14 KiB in a 6-heir game, at every
+    change of a whole game and at its end, when the room's result, the last round's events
+    and every order's reveal are all in it; a seal notice stays under 1 KiB. Two phones and
+    the host's board (with the seats' PINs) count the bytes that reach them."""
+    room = create_room(client, game="heirs")
+    code, host = room["code"], room["host_token"]
+    tokens = {seat: join(client, code, name)["token"] for seat, name in enumerate(("Ann", "Ben"))}
+    for _ in range(4):
+        assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).is_success
+    live = live_room(client, code)
+
+    def humans_turn_or_end() -> bool:
+        match = current_match(live)
+        if match.status != "playing":
+            return True
+        deciding = any(heirs.prompt(match.state, seat) is not None for seat in tokens)
+        return deciding and not match.showing
+
+    urls = [f"/ws/rooms/{code}/board?host={host}"]
+    urls += [f"/ws/rooms/{code}?token={token}" for token in tokens.values()]
+    with ExitStack() as stack:
+        sockets = [stack.enter_context(client.websocket_connect(url)) for url in urls]
+        while current_match(live).status == "playing":
+            bots_have_sealed(live)
+            match = current_match(live)
+            for seat, token in tokens.items():
+                if match.status == "playing" and heirs.prompt(match.state, seat) is not None:
+                    order = heirs.bot_order(match.state, seat)
+                    sealed = client.post(
+                        f"/api/rooms/{code}/orders", json=order, headers=auth(token)
+                    )
+                    assert sealed.status_code in (202, 409), sealed.text  # 409: on show
+            wait_for(humans_turn_or_end, "a human's next decision or the end")
+        largest: dict[str, int] = {}
+        for index, socket in enumerate(sockets):
+            viewer = "board" if index == 0 else "phone"
+            while True:
+                frame, size = frame_of(socket)
+                kind = f"{viewer} {frame['type']}"
+                largest[kind] = max(largest.get(kind, 0), size)
+                if frame["type"] == "view" and frame["status"] == "finished":
+                    break
+            assert frame["outcome"] is not None and frame["reveals"], "the end, all told"
+            if viewer == "board":
+                assert frame["pins"], "the host's board, with the seats' PINs"
+    assert largest["board view"] <= VIEW_MAX_BYTES, largest
+    assert largest["phone view"] <= VIEW_MAX_BYTES, largest
+    assert largest["phone sealed"] <= NOTICE_MAX_BYTES, largest
