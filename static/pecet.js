@@ -135,8 +135,9 @@
     });
   }
 
-  // ---------------------------------------------------------------- board scoring animation
-  // A broadcast re-renders the scoring (a phone taps Ready); play the animation only once.
+  // ---------------------------------------------------------------- animations played once
+  // A broadcast redraws the whole screen (a phone taps Ready, a player joins): the scoring
+  // and a lobby's seat line play their animation once, the first time they are drawn.
   function settleAnimations(root) {
     // A board that played the scoring step by step has seen it: the final frame is instant.
     root.querySelectorAll("[data-anim-seen]").forEach(function (el) {
