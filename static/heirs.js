@@ -76,11 +76,13 @@
   // The sheet's budget, in the order a step pays (H6): the Market trades first, then the
   // trick, the retinue (people per soldier), the city (gold) and the heir (knowledge); the
   // heir settles last where its expedition ends (H8.2). Choices are enabled against what is
-  // left at their part, and the sheet says what remains after the whole order.
+  // left at their part, and the sheet says what remains after the whole order. Returns
+  // whether the heir will settle: the box ticked, a field nobody owns at the step's end, and
+  // the people to pay for it.
   function budget(form) {
     var data;
     try { data = JSON.parse(form.dataset.budget || "null"); } catch (e) { data = null; }
-    if (!data) return;
+    if (!data) return false;
     var left = {};
     Object.keys(data.purse).forEach(function (k) { left[k] = data.purse[k]; });
     if (data.market) {
@@ -173,7 +175,8 @@
       warning.textContent = short ? data.no_settle.replace("%(field)s", field)
         .replace("%(need)s", need).replace("%(left)s", left.people) : "";
     }
-    if (settle && settle.checked && need !== null && !short) left.people -= need;
+    var settles = !!(settle && settle.checked && need !== null && !short);
+    if (settles) left.people -= need;
     var after = form.querySelector('[data-testid="after-order"]');
     if (after) {
       // Each count in the form its number takes (data.amounts: a sentence per plural
@@ -193,16 +196,19 @@
       after.textContent = data.after.replace("%(rest)s", rest) + (unknown.length ? " (" + unknown.join("; ") + ")" : "");
       after.dataset.left = JSON.stringify(left);
     }
+    return settles;
   }
-  // Each part's summary line tells what is drafted in it, so a folded part still shows it.
-  function summaries(form) {
+  // Each part's summary line tells what is drafted in it, so a folded part still shows it;
+  // the expedition's says "settle" only where the heir will settle (``settles``, from
+  // ``budget``): the box is a standing instruction, ticked on a field the heir owns too.
+  function summaries(form, settles) {
     var data;
     try { data = JSON.parse(form.dataset.budget || "null"); } catch (e) { data = null; }
     if (!data) return;
     function labelOf(name) {
       var input = form.querySelector('input[name="' + name + '"]:checked');
       var label = input && input.closest("label");
-      var text = label && label.querySelector("b, span");
+      var text = label && (label.querySelector("[data-summary]") || label.querySelector("b, span"));
       return text ? text.textContent.trim() : "";
     }
     function put(part, text) {
@@ -210,9 +216,8 @@
       if (box) box.textContent = text;
     }
     var expedition = [labelOf("expedition")];
-    var settle = form.querySelector('input[name="settle"]');
     var retreat = form.querySelector('input[name="retreat"]');
-    if (settle && settle.checked) expedition.push(data.summary.settle);
+    if (settles) expedition.push(data.summary.settle);
     if (retreat && retreat.checked) expedition.push(data.summary.retreat);
     put("expedition", expedition.join(" · "));
     var trick = form.querySelector('input[name="trick"]:checked');
@@ -263,8 +268,7 @@
   }
   function syncSheet(form) {
     shadowFields(form);
-    budget(form);
-    summaries(form);
+    summaries(form, budget(form));
     var range = form.querySelector('input[name="recruit"]');
     var out = form.querySelector(".hx-recruit-out");
     if (range && out) out.textContent = range.value;

@@ -941,6 +941,7 @@ def order_sheet(
             "kind": "stay",
             "field": position,
             "label": i18n.gettext("Stay on %(field)s") % {"field": position},
+            "detail": "",
         }
     ]
     marks: dict[str, list[str]] = {}
@@ -952,13 +953,21 @@ def order_sheet(
     heirs = [h for h in view.get("heirs", []) if not h.get("fallen") and h.get("position")]
     for kind in ("move", "attack", "scout"):
         for field in expedition.get(kind, []):
-            label = kind_labels[kind] % {"field": field}
+            # The label names the step (a folded sheet's summary repeats it); the detail
+            # tells what the target holds: what settling it costs, who defends it.
+            detail = ""
             if kind == "move" and field in costs:
-                label += " · " + i18n.gettext("settle for %(n)s people") % {"n": costs[field]}
+                detail = i18n.gettext("settle for %(n)s people") % {"n": costs[field]}
             if kind == "attack":
-                label += " · " + defenders_text(by_id.get(field) or {}, heirs, names)
+                detail = defenders_text(by_id.get(field) or {}, heirs, names)
             targets.append(
-                {"value": f"{kind}:{field}", "kind": kind, "field": field, "label": label}
+                {
+                    "value": f"{kind}:{field}",
+                    "kind": kind,
+                    "field": field,
+                    "label": kind_labels[kind] % {"field": field},
+                    "detail": detail,
+                }
             )
             marks.setdefault(field, []).append(kind)
     excerpt = []

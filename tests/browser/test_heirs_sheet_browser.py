@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
@@ -87,3 +87,46 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
         "learn": ability["id"],
     }
     assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token)).is_success
+
+
+def test_the_folded_expedition_says_settle_only_where_the_heir_settles(
+    sheet: tuple[TestClient, str, str],
+) -> None:
+    """H8.2: the heir settles where its step ends, on a field nobody owns, when it keeps the
+    people to pay. The settle box is a standing instruction, ticked by default, so the
+    expedition's summary says "settle" only where that happens: never when it stays on its
+    own capital, never when the people run short."""
+    client, code, token = sheet
+    live = live_room(client, code)
+    heir: Any = current_match(live).state.heirs[0]
+    heir.people = 3
+    current_match(live).state.memo.clear()
+    prompt = HEIRS.prompt(current_match(live).state, 0)
+    assert prompt is not None
+    costs = prompt["settle"]["costs"]
+    assert prompt["settle"]["default"] is True
+    move = next(f for f in prompt["expedition"]["move"] if costs.get(f, 0) == 2)
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=PHONE_SIZE)
+            open_rendered_phone(page, client, code, token)
+            summary = page.locator('details[data-part="expedition"] [data-choice]')
+            settle = page.locator('input[name="settle"]')
+            open_part(page, "expedition")
+            assert settle.is_checked(), "the standing instruction"
+            stay = page.locator('input[name="expedition"][value^="stay"]')
+            stay.check()
+            expect(summary).not_to_contain_text("settle")  # its own capital
+            page.locator(f'input[name="expedition"][value="move:{move}"]').check()
+            expect(summary).to_contain_text(f"{move} · settle")
+            settle.set_checked(False)
+            expect(summary).not_to_contain_text("settle")
+            settle.set_checked(True)
+            open_part(page, "retinue")
+            page.locator('input[name="recruit"]').fill("1")  # 2 of the 3 people go first
+            expect(summary).not_to_contain_text("settle")
+            page.locator('input[name="recruit"]').fill("0")
+            expect(summary).to_contain_text(f"{move} · settle")
+        finally:
+            browser.close()
