@@ -34,9 +34,12 @@ def test_the_excerpt_draws_the_heirs_in_sight_and_the_attack_names_them(
     html = client.get(f"/r/{code}").text
     assert sorted(tokens(html)) == ["0", "1"]
     sibling = next(s.name for s in live.seats if s.position == 1)
-    label = re.search(rf'value="attack:{field}"><span>([^<]*)</span>', html)
+    label = re.search(
+        rf'value="attack:{field}"><span><span data-summary>([^<]*)</span>([^<]*)</span>', html
+    )
     assert label is not None, "a sibling's heir on a free field can be attacked (H7.3)"
-    assert label.group(1) == f"Invade / attack {field} · free field · heir there: {sibling}"
+    assert label.group(1) == f"Invade / attack {field}"
+    assert label.group(2) == f" · free field · heir there: {sibling}"
 
 
 def test_the_first_orders_tell_what_the_setup_did_not_a_last_round(client: TestClient) -> None:
