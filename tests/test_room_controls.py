@@ -6,6 +6,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, select
 
@@ -114,3 +115,25 @@ def test_pause_holds_the_bots(client: TestClient) -> None:
     assert client.get(f"/api/rooms/{code}").json()["version"] == 0
     client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=host)
     wait_for(client, code, 28, seconds=20)
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "heirs", "legions"])
+def test_a_paused_room_says_so_on_every_phone(client: TestClient, game: str) -> None:
+    """The host stops the clock: each phone says who paused the game, in its own language,
+    and stops saying it once the host resumes."""
+    room = create_room(client, game=game)
+    code, host = room["code"], auth(room["host_token"])
+    tokens = [join(client, code, name)["token"] for name in ("Ema", "Petr")]
+    assert client.post(f"/api/rooms/{code}/start", headers=host).is_success
+
+    def phone(token: str, lang: str = "en") -> str:
+        client.cookies.set(f"pecet_seat_{code}", token)
+        client.cookies.set("pecet_lang", lang)
+        return client.get(f"/r/{code}").text
+
+    assert 'data-testid="paused"' not in phone(tokens[0])
+    assert client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=host).is_success
+    assert "Paused by the host" in phone(tokens[0])
+    assert "Hostitel hru pozastavil" in phone(tokens[1], "cs")
+    assert client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=host).is_success
+    assert 'data-testid="paused"' not in phone(tokens[0])
