@@ -129,7 +129,8 @@ def test_a_paused_room_says_so_on_every_phone(client: TestClient, game: str) -> 
     def phone(token: str, lang: str = "en") -> str:
         client.cookies.set(f"pecet_seat_{code}", token)
         client.cookies.set("pecet_lang", lang)
-        return client.get(f"/r/{code}").text
+        page: str = client.get(f"/r/{code}").text
+        return page
 
     assert 'data-testid="paused"' not in phone(tokens[0])
     assert client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=host).is_success
