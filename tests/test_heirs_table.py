@@ -561,3 +561,38 @@ def test_an_heir_beside_the_closed_axis_is_told_why(client: TestClient) -> None:
     assert 'data-testid="axis-closed"' in page
     required = prompt["signs"]["required"]
     assert f"you need {required} more Sign" in page and "(you hold 0)" in page
+
+
+def test_a_pedestal_where_the_heir_stays_says_so() -> None:
+    """H7.1: an heir may stay. A pedestal step that moved nobody and showed nothing used to
+    be a bare "Pedestal 1: Anna." on the board while its step played; now it says the heir
+    stays put. A step the reader saw more of (a move, or on the heir's own phone its
+    recruits) keeps its bare pedestal line, followed by what happened."""
+    from app.games.heirs import log_lines
+
+    events: list[dict[str, Any]] = [
+        {"kind": "step", "data": {"seat": 0, "pedestal": 1}},
+        {"kind": "recruit", "data": {"seat": 0, "soldiers": 2}},
+        {"kind": "step", "data": {"seat": 1, "pedestal": 2}},
+        {"kind": "move", "data": {"seat": 1, "from": "R4-0", "to": "R3-0"}},
+        {"kind": "step", "data": {"seat": 2, "pedestal": 3}},
+        {"kind": "dusk", "data": {"round": 1}},
+    ]
+
+    def texts(lang: str, seat: int | None) -> list[str]:
+        with i18n.use_language(lang):
+            return [line["text"] for line in log_lines(events, NAMES, seat)]
+
+    assert texts("en", None) == [
+        "Pedestal 1: Anna stays put.",  # her recruits are hers to read
+        "Pedestal 2: Tom.",
+        "Tom moves R4-0 → R3-0.",
+        "Pedestal 3: Jiří stays put.",
+    ]
+    anna = texts("en", 0)
+    assert anna[:2] == ["Pedestal 1: your step.", "Retinue: you recruit 2 soldiers."]
+    assert "Pedestal 3: Jiří stays put." in anna
+    assert texts("cs", 2)[-2:] == [
+        "Podstavec 3: zůstáváš na místě.",
+        "Soumrak 1. kola: vojáci dostávají žold.",
+    ]

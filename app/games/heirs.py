@@ -670,6 +670,10 @@ BOARD_STEP_KINDS = {
 }
 
 
+STEP_BOUNDS = {"step", "dawn", "dusk", "comet", "colour", "end"}
+"""Events that are no part of the pedestal step before them: the next step, the round's
+turn, the game's end."""
+
 BOARD_LOG_KINDS = BOARD_STEP_KINDS | {"dawn", "comet", "colour"}
 """Public events worth a line of the board's log."""
 PHONE_SKIP_KINDS = {"hand"}
@@ -682,6 +686,15 @@ def log_lines(
     """Events as lines of a log: the board's public ones, or everything a seat saw with its
     own reports marked ``mine`` (H23's kept private log: spy results, portraits, scouting)."""
     lines: list[JSON] = []
+    # A pedestal's line that no line of its step has followed yet: if none does, the heir
+    # stood still and did nothing this reader sees, and its line says so.
+    quiet: tuple[int, Mapping[str, Any]] | None = None
+
+    def close_quiet() -> None:
+        if quiet is not None:
+            index, step = quiet
+            lines[index]["text"] = stay_line(step, names, me=seat)
+
     for event in events:
         kind = event["kind"]
         if seat is None and kind not in BOARD_LOG_KINDS:
@@ -691,9 +704,29 @@ def log_lines(
         mine = seat is not None and kind not in BOARD_LOG_KINDS
         # Each line is written for its reader: "You move" on the mover's phone.
         text = event_line(event, names, me=seat)
-        if text:
-            lines.append({"kind": kind, "text": text, "mine": mine})
+        if not text:
+            continue
+        if kind in STEP_BOUNDS:
+            close_quiet()
+        quiet = None  # a line after the pedestal's: its step did something
+        if kind == "step":
+            quiet = (len(lines), event)
+        lines.append({"kind": kind, "text": text, "mine": mine})
+    close_quiet()
     return lines
+
+
+def stay_line(step: Mapping[str, Any], names: Mapping[int, str], me: int | None = None) -> str:
+    """A pedestal's line when the heir neither moved nor did anything its reader sees
+    (H7.1: it stays)."""
+    data = step.get("data") or {}
+    seat = data.get("seat")
+    if me is not None and seat is not None and int(seat) == me:
+        return i18n.gettext("Pedestal %(n)s: you stay put.") % {"n": data.get("pedestal")}
+    return i18n.gettext("Pedestal %(n)s: %(name)s stays put.") % {
+        "n": data.get("pedestal"),
+        "name": names.get(int(seat), str(seat)) if seat is not None else "",
+    }
 
 
 def step_focus(payload: Mapping[str, Any]) -> JSON:
