@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -570,7 +571,7 @@ def test_a_pedestal_where_the_heir_stays_says_so() -> None:
     recruits) keeps its bare pedestal line, followed by what happened."""
     from app.games.heirs import log_lines
 
-    events: list[dict[str, Any]] = [
+    events: list[Mapping[str, Any]] = [
         {"kind": "step", "data": {"seat": 0, "pedestal": 1}},
         {"kind": "recruit", "data": {"seat": 0, "soldiers": 2}},
         {"kind": "step", "data": {"seat": 1, "pedestal": 2}},
