@@ -22,7 +22,7 @@ from app.games.heirs import building_name, part_name
 from app.games.legions import location_name
 from app.pages import translate_form
 from engine.registry import available_games
-from tests.live import bots_have_sealed, live_room
+from tests.live import bots_have_sealed, current_match, live_room, wait_for
 from tests.play import play_to_end, start_duel
 
 LOCALE = PROJECT_DIR / "locale"
@@ -1434,3 +1434,31 @@ def test_a_field_in_a_sealed_order_stays_on_one_line() -> None:
     assert kept == (
         'Перейти на поле <span class="nowrap">R3-0</span> · &lt;b&gt;заселение&lt;/b&gt;'
     )
+
+
+def test_the_heirs_results_offer_the_host_the_next_game(client: TestClient) -> None:
+    """Like the other games' ends, the Heirs Council table shows who is ready for the next
+    game and gives the host "Next game now"; a guest board shows who is ready only."""
+    created = client.post("/host", data={"game": "heirs"}, follow_redirects=False)
+    code = created.headers["location"].rsplit("/", 1)[-1]
+    host = {"Authorization": f"Bearer {created.cookies[f'pecet_host_{code}']}"}
+    assert client.post(f"/api/rooms/{code}/options", json={"rounds": 6}, headers=host).is_success
+    for _ in range(3):
+        assert client.post(f"/api/rooms/{code}/bots", headers=host).status_code == 201
+    assert client.post(f"/b/{code}/start", headers=HX).is_success
+    live = live_room(client, code)
+    wait_for(
+        lambda: current_match(live).status == "finished" and not current_match(live).showing,
+        "the bots to finish the game and the board its show",
+    )
+    board = client.get(f"/b/{code}").text
+    assert 'data-testid="ending"' in board
+    ending = board[board.index('data-testid="ending"') :]
+    assert 'data-testid="ready-line"' in ending and "✓ ready" in ending  # bots are ready
+    assert 'data-testid="next-game-now"' in ending
+    client.cookies.clear()
+    guest = client.get(f"/b/{code}").text
+    assert 'data-testid="ready-line"' in guest and 'data-testid="next-game-now"' not in guest
+    client.cookies.set(f"pecet_host_{code}", created.cookies[f"pecet_host_{code}"])
+    assert client.post(f"/b/{code}/again", headers=HX).is_success
+    wait_for(lambda: current_match(live).number == 2, "the next game")
