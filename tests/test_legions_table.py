@@ -359,3 +359,64 @@ def test_issue_16_3_every_prompt_is_ids_and_the_screens_word_every_kind_met() ->
     every_order_kind = {kind for kinds in STAGE_ORDER_KINDS.values() for kind in kinds}
     assert prompt_kinds == set(STAGE_ORDER_KINDS)
     assert order_kinds == every_order_kind | {"stratagem"}
+
+
+def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
+    """G15: at the last step of turn N on the board, the position shown is already turn
+    N + 1's (the end of turn moved the counter). The phone said "Turn N plays out" over a
+    header of "Turn N+1/12"; the phone and the board name turn N until the show ends."""
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view, render_phone_view
+
+    rules = get_rules("legions")
+    state = rules.setup(2, 11, {})
+    while True:
+        for seat in (0, 1):
+            if rules.prompt(state, seat) is not None:
+                state = rules.submit(state, seat, rules.bot_order(state, seat))
+        steps = rules.resolve_steps(state)
+        if steps[-1].state.turn > state.turn:  # this resolution ends the turn
+            break
+        state = steps[-1].state
+    turn = state.turn
+    seats = [{"seat": 0, "name": "Ann", "bot": False}, {"seat": 1, "name": "Ben", "bot": False}]
+    last = len(steps) - 1
+    payload: dict[str, Any] = {
+        "code": "ABCD",
+        "game": "legions",
+        "status": "playing",
+        "seats": seats,
+        "players": seats,
+        "min_players": 2,
+        "max_players": 2,
+        "match": 1,
+        "ready": [],
+        "show": {"round": turn, "step": last, "steps": len(steps), "step_ms": 1600},
+    }
+    live: Any = SimpleNamespace(game="legions", code="ABCD")
+    phone = render_phone_view(
+        live,
+        {
+            **payload,
+            "view": rules.view(steps[last].state, 0),
+            "events": [],
+            "you": {"seat": 0, "name": "Ann", "lang": "en"},
+            "prompt": None,
+        },
+        "en",
+    )
+    assert f"turn {turn} plays out" in phone
+    assert f"Turn {turn}/12" in phone and f"Turn {turn + 1}/12" not in phone
+    board = render_board_view(
+        live,
+        {
+            **payload,
+            "view": rules.view(steps[last].state, None),
+            "playback": [{"round": s.round, "events": []} for s in steps],
+        },
+        "en",
+        host=False,
+        join_url="x",
+    )
+    assert f'data-testid="turn">{turn}<' in board

@@ -597,7 +597,9 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
             "step_seat": None if not step else step.get("seat"),
             "event_lines": events[-8:],
             "leader_seat": view.get("leader"),
-            "turn": view.get("turn"),
+            # While a turn plays out on the board its last step's position is already the
+            # next turn's: the screens name the turn being shown, as the banner does.
+            "turn": (payload.get("show") or {}).get("round") or view.get("turn"),
             "last_turn": view.get("last_turn"),
             "over": view.get("phase") == "over",
         }
