@@ -361,14 +361,9 @@ def test_issue_16_3_every_prompt_is_ids_and_the_screens_word_every_kind_met() ->
     assert order_kinds == every_order_kind | {"stratagem"}
 
 
-def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
-    """G15: at the last step of turn N on the board, the position shown is already turn
-    N + 1's (the end of turn moved the counter). The phone said "Turn N plays out" over a
-    header of "Turn N+1/12"; the phone and the board name turn N until the show ends."""
-    from types import SimpleNamespace
-
-    from app.pages import render_board_view, render_phone_view
-
+def a_turn_on_show() -> tuple[int, list[Any], dict[str, Any]]:
+    """The last step of a turn on show: the turn, its steps and the room's fields of a
+    payload (without ``view``) for a board and for Ann's phone."""
     rules = get_rules("legions")
     state = rules.setup(2, 11, {})
     while True:
@@ -379,9 +374,7 @@ def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
         if steps[-1].state.turn > state.turn:  # this resolution ends the turn
             break
         state = steps[-1].state
-    turn = state.turn
     seats = [{"seat": 0, "name": "Ann", "bot": False}, {"seat": 1, "name": "Ben", "bot": False}]
-    last = len(steps) - 1
     payload: dict[str, Any] = {
         "code": "ABCD",
         "game": "legions",
@@ -392,14 +385,29 @@ def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
         "max_players": 2,
         "match": 1,
         "ready": [],
-        "show": {"round": turn, "step": last, "steps": len(steps), "step_ms": 1600},
+        "options": {},
+        "show": {"round": state.turn, "step": len(steps) - 1, "steps": len(steps), "step_ms": 1600},
+        "playback": [{"round": s.round, "events": []} for s in steps],
     }
+    return state.turn, steps, payload
+
+
+def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
+    """G15: at the last step of turn N on the board, the position shown is already turn
+    N + 1's (the end of turn moved the counter). The phone said "Turn N plays out" over a
+    header of "Turn N+1/12"; the phone and the board name turn N until the show ends."""
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view, render_phone_view
+
+    rules = get_rules("legions")
+    turn, steps, payload = a_turn_on_show()
     live: Any = SimpleNamespace(game="legions", code="ABCD")
     phone = render_phone_view(
         live,
         {
             **payload,
-            "view": rules.view(steps[last].state, 0),
+            "view": rules.view(steps[-1].state, 0),
             "events": [],
             "you": {"seat": 0, "name": "Ann", "lang": "en"},
             "prompt": None,
@@ -409,14 +417,28 @@ def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
     assert f"turn {turn} plays out" in phone
     assert f"Turn {turn}/12" in phone and f"Turn {turn + 1}/12" not in phone
     board = render_board_view(
-        live,
-        {
-            **payload,
-            "view": rules.view(steps[last].state, None),
-            "playback": [{"round": s.round, "events": []} for s in steps],
-        },
-        "en",
-        host=False,
-        join_url="x",
+        live, {**payload, "view": rules.view(steps[-1].state, None)}, "en", host=False, join_url="x"
     )
     assert f'data-testid="turn">{turn}<' in board
+
+
+def test_the_host_menu_stays_folded_while_the_room_watches_a_show() -> None:
+    """The host's Skip and Fast-forward stand by themselves during a show; the host menu
+    (seats to hand to bots, the timer, the PINs) opened over the board's log at every show."""
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view
+
+    _turn, steps, payload = a_turn_on_show()
+    live: Any = SimpleNamespace(game="legions", code="ABCD")
+    view = get_rules("legions").view(steps[-1].state, None)
+    board = render_board_view(live, {**payload, "view": view}, "en", host=True, join_url="x")
+    menu = re.search(r"<details class=\"host-menu\"[^>]*>(.*?)</details>", board, re.S)
+    assert menu is not None and " open" not in menu.group(0).split(">", 1)[0]
+    assert 'data-testid="skip-show"' not in menu.group(1)
+    controls = board.index('data-testid="host-show-controls"')
+    assert controls < menu.start() and board.count('data-testid="skip-show"') == 1
+    quiet = render_board_view(
+        live, {**payload, "view": view, "show": None}, "en", host=True, join_url="x"
+    )
+    assert 'data-testid="host-show-controls"' not in quiet and "host-menu" in quiet
