@@ -275,6 +275,14 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             expect(board.locator("[data-testid=history]")).to_contain_text(
                 f"Battle on {battle['field']}"
             )
+            # The step's lines come into the log after its heir's token has walked there,
+            # never before the board shows the walk.
+            current = board.locator("[data-testid=history] li.current").first
+            timing = current.evaluate(
+                "el => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]"
+            )
+            assert timing == ["hx-line-in", "0.8s"], timing
+            expect(current).to_have_css("opacity", "1")
             keep_screenshot(board, artifacts / "reveal-board-battle.png")
             for phone in phones:
                 expect(phone.locator("[data-testid=watch]")).to_be_visible()
