@@ -589,6 +589,7 @@ def test_a_pedestal_where_the_heir_stays_says_so() -> None:
         "Pedestal 2: Tom.",
         "Tom moves R4-0 → R3-0.",
         "Pedestal 3: Jiří stays put.",
+        "Dusk of round 1: soldiers are paid.",  # Dusk is a step of the board's show
     ]
     anna = texts("en", 0)
     assert anna[:2] == ["Pedestal 1: your step.", "Retinue: you recruit 2 soldiers."]

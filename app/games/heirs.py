@@ -674,8 +674,9 @@ STEP_BOUNDS = {"step", "dawn", "dusk", "comet", "colour", "end"}
 """Events that are no part of the pedestal step before them: the next step, the round's
 turn, the game's end."""
 
-BOARD_LOG_KINDS = BOARD_STEP_KINDS | {"dawn", "comet", "colour"}
-"""Public events worth a line of the board's log."""
+BOARD_LOG_KINDS = BOARD_STEP_KINDS | {"dawn", "dusk", "comet", "colour"}
+"""Public events worth a line of the board's log (Dusk too: a step of the show of its own,
+H23, which showed an empty log while the soldiers were paid)."""
 PHONE_SKIP_KINDS = {"hand"}
 """Events a phone's log leaves out (the dealt tricks are on its sheet)."""
 
