@@ -875,7 +875,10 @@ def page(
     **context: Any,
 ) -> HTMLResponse:
     lang = request_language(request)
-    html = render(template, lang, path=request.url.path, **context)
+    # ``path``: where the language links come back to. A page a form's POST answered has no
+    # address of its own to come back to (a GET there is refused): its caller names one.
+    context.setdefault("path", request.url.path if request.method == "GET" else "/")
+    html = render(template, lang, **context)
     return HTMLResponse(html, status_code=status_code, headers=headers)
 
 
@@ -897,12 +900,25 @@ def index_page(
     """The start page: join, come back to a seat (name and PIN), host.
 
     ``come_back`` opens the come-back form: a phone whose seat is played elsewhere now, a
-    refused join of a game that has started, a wrong PIN."""
+    refused join of a game that has started, a wrong PIN.
+
+    A refused join or come-back answers a POST: its language links lead back to the room's
+    join link (the come-back form open, with the name typed), not to the form's address."""
+    come_back = come_back or bool(reclaim_error) or error_code in COME_BACK_CODES
+    path = request.url.path
+    if request.method != "GET":
+        room_code = clean_code(code)
+        path = "/"
+        if room_code:
+            path = f"/j/{quote(room_code, safe='')}"
+            if come_back:
+                path += "?" + urlencode({"back": 1, "name": name[:NAME_MAX]})
     return page(
         request,
         "index.html",
         status_code=status_code,
         headers=headers,
+        path=path,
         code=code,
         name=name,
         error=error,
@@ -912,7 +928,7 @@ def index_page(
         resume=resume,
         forget_seat=forget_seat,
         reclaim_error=reclaim_error,
-        come_back=come_back or bool(reclaim_error) or error_code in COME_BACK_CODES,
+        come_back=come_back,
     )
 
 

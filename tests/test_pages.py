@@ -1462,3 +1462,30 @@ def test_the_heirs_results_offer_the_host_the_next_game(client: TestClient) -> N
     client.cookies.set(f"pecet_host_{code}", created.cookies[f"pecet_host_{code}"])
     assert client.post(f"/b/{code}/again", headers=HX).is_success
     wait_for(lambda: current_match(live).number == 2, "the next game")
+
+
+def test_a_refused_join_or_come_back_switches_language_to_a_page_that_exists(
+    client: TestClient,
+) -> None:
+    """A refused join (a started game) and a refused come-back (a wrong PIN) answer the
+    form's POST: their language links led to GET /join and GET /reclaim, a bare 405. They
+    lead back to the room's join link, the come-back form open, the name kept."""
+    code, host_token = host_room(client)
+    for name in ("Alice", "Bob"):
+        joined_seat(client, code, name)
+    client.post(f"/api/rooms/{code}/start", headers={"Authorization": f"Bearer {host_token}"})
+    client.cookies.clear()
+    refused = [
+        client.post("/join", data={"code": code.lower(), "name": "Bob"}),
+        client.post("/reclaim", data={"code": code, "name": "Bob", "pin": "0000"}),
+    ]
+    for page in refused:
+        assert page.status_code >= 400, page.text
+        links = re.findall(r'href="(/lang/cs\?next=[^"]+)"', page.text)
+        assert links, "the page offers Czech"
+        switched = client.get(unescape(links[0]))
+        assert switched.status_code == 200, (links[0], switched.text[:200])
+        assert '<html lang="cs">' in switched.text
+        assert re.search(r'data-testid="come-back" open', switched.text), "come back, open"
+        assert 'value="Bob"' in switched.text and f'value="{code}"' in switched.text
+        client.cookies.clear()
