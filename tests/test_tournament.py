@@ -260,6 +260,13 @@ def test_a_duel_series_of_bots_through_the_app(client: TestClient) -> None:
     assert tournament["next"] is None
     over = client.post(f"/api/rooms/{code}/ready", headers=host)
     assert over.status_code == 409 and "over" in over.json()["detail"]
+    # The board's end screen offers no next game once the night is over: no "Next game
+    # now" for the host, no ready chips that no phone can fill.
+    client.cookies.set(f"pecet_host_{code}", response.json()["host_token"])
+    page = client.get(f"/b/{code}")
+    assert page.status_code == 200
+    assert 'data-testid="next-game-now"' not in page.text
+    assert 'data-testid="ready-line"' not in page.text
 
 
 def test_a_round_robin_of_three_entrants(client: TestClient) -> None:
