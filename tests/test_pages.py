@@ -1489,3 +1489,45 @@ def test_a_refused_join_or_come_back_switches_language_to_a_page_that_exists(
         assert re.search(r'data-testid="come-back" open', switched.text), "come back, open"
         assert 'value="Bob"' in switched.text and f'value="{code}"' in switched.text
         client.cookies.clear()
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "three"),
+    [("en", "Winner: Anna", "Winners: Anna, Boris, Cyril"), ("cs", "Vítěz: Anna", "Vítězové:")],
+)
+def test_the_heirs_end_names_one_winner_or_several(lang: str, one: str, three: str) -> None:
+    """H19: a tie shares the win; the Council's heading then speaks of winners."""
+    from app.pages import render_board_view
+    from app.simulate import play_game
+    from engine.heirs import RULES
+
+    state = play_game(RULES, 3, 5, ["expander"] * 3).final
+    view = RULES.view(state, None)
+    seats = [{"seat": n, "name": name, "bot": False} for n, name in enumerate(HEIRS_NAMES[:3])]
+    payload: dict[str, Any] = {
+        "code": "ABCD",
+        "game": "heirs",
+        "status": "finished",
+        "seats": seats,
+        "players": seats,
+        "min_players": 2,
+        "max_players": 6,
+        "match": 1,
+        "to_act": [],
+        "outcome": RULES.outcome(state),
+        "ready": [],
+        "options": {},
+        "paused": False,
+        "tournament": None,
+        "view": view,
+        "playback": [],
+        "history": [],
+        "show": None,
+        "commitments": {},
+        "reveals": {},
+    }
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    payload["view"] = {**view, "outcome": {**view["outcome"], "winners": [0]}}
+    assert one in render_board_view(live, payload, lang, host=False, join_url="x")
+    payload["view"] = {**view, "outcome": {**view["outcome"], "winners": [0, 1, 2]}}
+    assert three in render_board_view(live, payload, lang, host=False, join_url="x")
