@@ -108,6 +108,12 @@ def test_standings_between_games_and_the_final_podium(
             expect(board_final).to_be_visible()
             expect(board_final.locator(".podium")).to_contain_text("1")
             expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
+            # The night's final place leads the phone, on its first screen, above the last
+            # game's own result.
+            standing = phone.locator("[data-testid=my-standing]").bounding_box()
+            assert standing is not None and standing["y"] < PHONE_SIZE["height"], standing
+            result = phone.locator("#phone-result").bounding_box()
+            assert result is not None and standing["y"] < result["y"], (standing, result)
             board.evaluate(SETTLE_JS)
             keep_screenshot(board, artifacts / "tournament-board-podium.png")
             keep_screenshot(phone, artifacts / "tournament-phone-final.png", full_page=True)
