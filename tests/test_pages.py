@@ -1157,14 +1157,14 @@ def night_payload(**tournament: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("key", "english", "czech"),
     [
-        ("games_won", "ahead on won games", "před ním díky vyhraným hrám"),
-        ("council", "ahead on Council points", "před ním díky bodům Rady"),
-        ("army_strength", "ahead on army strength", "před ním díky síle armády"),
-        ("victory_points", "ahead on victory points", "před ním díky vítězným bodům"),
+        ("games_won", "ahead on won games", "výš díky vyhraným hrám"),
+        ("council", "ahead on Council points", "výš díky bodům Rady"),
+        ("army_strength", "ahead on army strength", "výš díky síle armády"),
+        ("victory_points", "ahead on victory points", "výš díky vítězným bodům"),
         (
             "head_to_head",
             "ahead on their games against each other",
-            "před ním díky vzájemným zápasům",
+            "výš díky vzájemným zápasům",
         ),
         ("shared", "shared place", "dělené místo"),
     ],
