@@ -170,6 +170,10 @@ def test_the_sheet_folds_with_the_seal_in_reach(
     open_rendered_phone(page, client, code, token, lang)
     seal = page.locator("[data-confirm]")
     expect(seal).to_have_count(1)
+    # The heir's pedestal is read whole: its number never wraps away from its word.
+    chip = page.locator("[data-testid=my-pedestal]")
+    expect(chip).to_have_count(1)
+    assert chip.evaluate("el => el.getClientRects().length") == 1
     parts = page.locator("details.hx-part")
     names = parts.evaluate_all("els => els.map(e => e.dataset.part)")
     assert names[0] == "expedition" and {"trick", "retinue", "city", "heir"} <= set(names)

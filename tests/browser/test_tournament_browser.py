@@ -14,10 +14,20 @@ from tests.browser.ergonomics import SETTLE_JS
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.browser.test_hidden_leaders_browser import TIMEOUT_MS, play_turn
 from tests.conftest import ServerProcess
+from tests.live import wait_for
 
 pytestmark = pytest.mark.browser
 
 STANDINGS_TIMEOUT_MS = 30_000  # the table fades in once the board has played the scoring out
+
+
+PLACE_AND_RESULT_JS = """() => {
+  const standing = document.querySelector('[data-testid=my-standing]');
+  const result = document.getElementById('phone-result');
+  if (!standing || !result) return null;
+  return [standing.getBoundingClientRect().top, result.getBoundingClientRect().top];
+}"""
+"""Where the phone draws the night's place and the last game's result, read at one moment."""
 
 
 def play_my_game(phone: Page) -> None:
@@ -110,10 +120,11 @@ def test_standings_between_games_and_the_final_podium(
             expect(phone.locator("[data-testid=my-standing]")).to_contain_text("Final place")
             # The night's final place leads the phone, on its first screen, above the last
             # game's own result.
-            standing = phone.locator("[data-testid=my-standing]").bounding_box()
-            assert standing is not None and standing["y"] < PHONE_SIZE["height"], standing
-            result = phone.locator("#phone-result").bounding_box()
-            assert result is not None and standing["y"] < result["y"], (standing, result)
+            # (Read in one go in the page: a frame may redraw it between two reads.)
+            standing, result = wait_for(
+                lambda: phone.evaluate(PLACE_AND_RESULT_JS), "the final place and the result"
+            )
+            assert standing < PHONE_SIZE["height"] and standing < result, (standing, result)
             board.evaluate(SETTLE_JS)
             keep_screenshot(board, artifacts / "tournament-board-podium.png")
             keep_screenshot(phone, artifacts / "tournament-phone-final.png", full_page=True)
