@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.kit import BOARD_SIZE
+from tests.browser.test_heirs_browser import host_room
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -16,13 +17,8 @@ pytestmark = pytest.mark.browser
 def test_an_opened_host_panel_leaves_the_log_its_room(
     server: ServerProcess, browser: Browser
 ) -> None:
-    context = browser.new_context(viewport=BOARD_SIZE)
+    board, code = host_room(browser, server.base_url)
     try:
-        board = context.new_page()
-        board.goto(server.base_url + "/")
-        board.locator('button[name="game"][value="heirs"]').click()
-        board.wait_for_url("**/b/*")
-        code = board.locator("[data-testid=room-code]").inner_text().strip()
         with httpx.Client(base_url=server.base_url) as http:
             for name in ("Ann", "Ben", "Cyril"):
                 seat = http.post(f"/api/rooms/{code}/seats", json={"name": name})
@@ -50,4 +46,4 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
         expect(timer).to_be_visible()
         expect(timer).to_be_enabled()
     finally:
-        context.close()
+        board.context.close()

@@ -7,7 +7,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
-from tests.browser.kit import BOARD_SIZE
+from tests.browser.test_heirs_browser import host_room
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -20,13 +20,8 @@ def animation(line: Locator) -> str:
 
 
 def test_only_the_new_seat_line_pops_in(server: ServerProcess, browser: Browser) -> None:
-    context = browser.new_context(viewport=BOARD_SIZE)
+    board, code = host_room(browser, server.base_url)
     try:
-        board = context.new_page()
-        board.goto(server.base_url + "/")
-        board.locator('button[name="game"][value="heirs"]').click()
-        board.wait_for_url("**/b/*")
-        code = board.locator("[data-testid=room-code]").inner_text().strip()
         lines = board.locator("[data-testid=seat-line]")
         with httpx.Client(base_url=server.base_url) as http:
             for joined, name in enumerate(("Ann", "Ben", "Cyril"), start=1):
@@ -40,4 +35,4 @@ def test_only_the_new_seat_line_pops_in(server: ServerProcess, browser: Browser)
                         f"line {earlier + 1} played its entrance again when {name} joined"
                     )
     finally:
-        context.close()
+        board.context.close()
