@@ -236,6 +236,9 @@ def option_view(
     elif kind == "choose_hero":
         out["hero"] = hero_info(option.get("hero") or str(order.get("hero")))
         out["text"] = i18n.gettext("Recruit the %(hero)s") % {"hero": out["hero"]["name"]}
+        # The hero's card beside it names the hero: a long name twice in one button pushed
+        # it past a phone's width in Russian. The sentence stays the button's name.
+        out["short"] = i18n.gettext("Recruit this hero")
         other = order.get("other")
         if other == "top":
             out["sub"] = i18n.gettext("the other hero goes on top of the deck")

@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from app import i18n, pages
-from app.games.legions import SCREENS, location_name
+from app.games.legions import SCREENS, hero_name, location_name
 from engine.core import advance
 from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
@@ -343,3 +343,32 @@ def test_g6_4a_g7_1_the_five_places_read_whole_on_a_phone(
             assert order == {"kind": kind, "location": location}
         fit = phone_fit(page, "legions", kind)
         assert fit.size_fault() is None, fit.size_fault()
+
+
+def peeked(seen: list[str]) -> LegionsState:
+    """Seat 0 looked at the top of the hero deck (G8.2) and chooses one of ``seen``."""
+    state = recruit_routes({"Y": 3})
+    state.hero_deck = [*seen, *(h for h in state.hero_deck if h not in seen)]
+    state.hero_row = [h for h in state.hero_row if h not in seen]
+    state.stage = Stage(0, "peek", {"location": "Y", "route": "location", "seen": seen})
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "hr", "ru"])
+def test_g8_2_the_peeked_heroes_fit_a_phone(
+    server: ServerProcess, artifacts: Path, lang: str
+) -> None:
+    """G8.2: the two heroes seen at the top of the deck, each with where the other goes.
+    In Russian the longest hero names pushed the buttons past the phone's width (CI's
+    ergonomics test met it once, in a game that happened to look at the deck)."""
+    with i18n.use_language(lang):
+        longest = sorted(RULES.content.heroes, key=lambda h: -len(hero_name(h)))[:2]
+    state = peeked(longest)
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None and prompt["kind"] == "peek"
+    with phone_on(server) as page:
+        show_phone(page, state, 0, lang)
+        fit = phone_fit(page, "legions", "peek")
+        keep_screenshot(page, artifacts / f"legions-phone-peek-{lang}.png", full_page=True)
+        assert not fit.wide, fit.wide
+        assert not fit.reach_faults(), fit.reach_faults()
