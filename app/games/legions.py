@@ -209,6 +209,7 @@ def option_view(
     elif kind == "recruit":
         out["hero"] = hero_info(option.get("hero") or str(order.get("hero")))
         out["text"] = i18n.gettext("Recruit the %(hero)s") % {"hero": out["hero"]["name"]}
+        out["short"] = i18n.gettext("Recruit this hero")  # as for "choose_hero" below
         route = order.get("route")
         out["verb"] = i18n.gettext("Recruit with your legions at…")
         out["place"] = {"loc": loc, "name": location_name(loc)}
