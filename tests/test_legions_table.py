@@ -442,3 +442,26 @@ def test_the_host_menu_stays_folded_while_the_room_watches_a_show() -> None:
         live, {**payload, "view": view, "show": None}, "en", host=True, join_url="x"
     )
     assert 'data-testid="host-show-controls"' not in quiet and "host-menu" in quiet
+
+
+def test_g9_3_broker_shows_the_deck_top_once_in_the_order_put_back() -> None:
+    """H04 Broker looks at the top of the legion deck and puts the cards back in any order:
+    the phone lists the deck's top once, in the order put back, not the order seen as well
+    (both stood under the same words, and lengthened a late game's screen)."""
+    rules = get_rules("legions")
+    state = rules.setup(2, 7, {})
+    seen = state.legion_deck[:3]
+    put_back = list(reversed(seen))
+    me = state.players[0]
+    me.notes = [
+        {"kind": "heroes_seen", "heroes": state.hero_deck[:2]},
+        {"kind": "broker", "cards": seen},
+        {"kind": "broker_order", "cards": put_back},
+    ]
+    with i18n.use_language("en"):
+        context = screens.SCREENS.context(
+            {"view": rules.view(state, 0), "prompt": None, "events": [], "seats": []}, 0
+        )
+    deck_tops = [n for n in context["notes"] if n["text"].startswith("Top of the legion deck")]
+    assert [[c["id"] for c in n["cards"]] for n in deck_tops] == [put_back]
+    assert context["notes"][0]["text"] == "Heroes you looked at"

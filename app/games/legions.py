@@ -720,12 +720,14 @@ def phone_context(
                     }
                 )
         elif kind in ("broker", "broker_order"):
-            notes.append(
-                {
-                    "text": i18n.gettext("Top of the legion deck (first = top)"),
-                    "cards": [card_info(c) for c in note.get("cards", [])],
-                }
-            )
+            deck_top = {
+                "text": i18n.gettext("Top of the legion deck (first = top)"),
+                "cards": [card_info(c) for c in note.get("cards", [])],
+                "deck_top": True,
+            }
+            # The order H04 Broker put the cards back in replaces the order they were seen in.
+            notes = [n for n in notes if not n.get("deck_top")]
+            notes.append(deck_top)
         elif kind == "took_face_down":
             notes.append(
                 {
