@@ -21,11 +21,11 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from app import i18n, pages
-from app.games.legions import SCREENS, hero_name, location_name
+from app.games.legions import SCREENS, hero_name, hero_power, location_name
 from engine.core import advance
 from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
-from engine.legions.state import LegionsState, Stage
+from engine.legions.state import LegionsState, RecruitedHero, Stage
 from tests.browser.ergonomics import phone_fit
 from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import ServerProcess
@@ -388,3 +388,55 @@ def test_g8_the_longest_hero_names_fit_a_phone(
             )
             assert not fit.wide, (screen, fit.wide)
             assert not fit.reach_faults(), fit.reach_faults()
+
+
+def late_game(kind: str, lang: str) -> LegionsState:
+    """Turn 12 of seat 0 at its fullest, choosing where to attack (G6.4a) or to place a white
+    legion (G7.1): the five heroes with the longest powers in the row, five heroes recruited
+    with two legions under each, three legions in hand and an unused stratagem."""
+    state = five_places(kind)
+    state.turn = 12
+    me = state.players[0]
+    me.stratagem_used = False
+    with i18n.use_language(lang):
+        by_power = sorted(RULES.content.heroes, key=lambda h: -len(hero_power(h)))
+    state.hero_row, mine = by_power[:5], by_power[5:10]
+    state.hero_deck = [h for h in state.hero_deck if h not in by_power[:10]]
+    unused = [c for c in state.legion_deck if RULES.content.legions[c].location]
+    for card in unused[:16]:
+        take_out(state, card)
+    me.heroes = [RecruitedHero(h, unused[2 * i : 2 * i + 2]) for i, h in enumerate(mine)]
+    me.hand = unused[10:13]
+    for card in unused[13:16]:
+        me.face_up.setdefault(RULES.content.legions[card].location or "Y", []).append(card)
+    # What Oracle and Broker let the player see this turn (notes, cleared at its end).
+    theirs = state.players[1].hand
+    me.notes = [
+        {"kind": "oracle", "hand": list(theirs), "row_face_down": None},
+        {"kind": "broker", "cards": state.legion_deck[:3]},
+        {"kind": "broker_order", "cards": state.legion_deck[:3]},
+    ]
+    return state
+
+
+@pytest.mark.parametrize("kind", SENTENCES)
+def test_g6_4a_g7_1_a_late_games_attack_and_place_stay_within_two_screens(
+    server: ServerProcess, artifacts: Path, kind: str
+) -> None:
+    """Late in a game the hero row and the player's own heroes had grown the attack and the
+    white legion's placing past two screens in Russian (CI's ergonomics test met it in games
+    that ran long). These decisions read the battlefield, so it stays open; the heroes fold
+    under one line that opens on a tap."""
+    state = late_game(kind, "ru")
+    with phone_on(server) as page:
+        show_phone(page, state, 0, "ru")
+        fit = phone_fit(page, "legions", kind)
+        keep_screenshot(page, artifacts / f"legions-phone-{kind}-late-ru.png", full_page=True)
+        assert fit.height <= 2 * PHONE_SIZE["height"], f"{kind}: the page is {fit.height} px"
+        expect(page.locator(".lg-mini-grid")).to_be_visible()
+        heroes = page.locator("[data-testid=phone-hero-row]")
+        expect(heroes).to_be_hidden()
+        page.locator("[data-testid=heroes-fold] > summary").click()
+        expect(heroes).to_be_visible()
+        with i18n.use_language("ru"):
+            expect(heroes).to_contain_text(hero_name(state.hero_row[0]))
