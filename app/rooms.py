@@ -1087,9 +1087,11 @@ class RoomService:
         moved = set()
         for other_seat, before_prompt in enumerate(prompts_before):
             # A resolution opens a new round for everyone, even when its prompt looks alike.
-            if steps or rules.prompt(state, other_seat) != before_prompt:
-                match.decided_since[match.players[other_seat]] = seq
+            prompt = rules.prompt(state, other_seat)
+            if steps or prompt != before_prompt:
                 moved.add(other_seat)
+                if steps or not _same_decision(before_prompt, prompt):
+                    match.decided_since[match.players[other_seat]] = seq
         if record is not None:
             match.recent_events, match.steps = events, steps
             match.step_views.clear()
@@ -1451,6 +1453,14 @@ def _drawn_at(version: object, match_number: object) -> DrawnAt | None:
             raise Invalid("An order's version must be a whole number.", code="malformed")
     assert isinstance(version, int)
     return DrawnAt(version, match_number if isinstance(match_number, int) else None)
+
+
+def _same_decision(before: JSON | None, now: JSON | None) -> bool:
+    """Whether a seat's prompt after another seat's order is the decision it had, its options
+    narrowed (Heirs' setup: a colour taken): then a sheet drawn before still stands, and the
+    engine judges its order, which names a taken colour as such. A prompt of another kind,
+    or one that comes or goes, is a new decision: a sheet drawn before it is stale."""
+    return before is not None and now is not None and before.get("kind") == now.get("kind")
 
 
 def _seat_in_order(seats: list[SeatInfo]) -> None:

@@ -12,7 +12,8 @@ changed since the last view this socket was sent: a page that has heard nothing 
 pings, and so catches up with whatever did not reach it). An order may say which view its
 sheet was drawn from, ``"version": N`` (the view's ``version``) and ``"match": M``: a sheet
 for a decision the table has left behind is refused with ``stale`` and the fresh view
-follows (issue 13.10); an order without them is judged as it comes. A page's htmx form sends
+follows (issue 13.10; a decision whose options another seat narrowed is not left behind);
+an order without them is judged as it comes. A page's htmx form sends
 its fields instead (with ``HEADERS``); the pages module turns those into the same messages.
 The server sends ``{"type": "view", ...}`` on every (re)connect and whenever the view
 changes, except when a seat sealed an order and nothing else moved: then a small notice

@@ -282,7 +282,10 @@ def test_versions_that_do_not_fit_are_refused(
 def test_another_seat_sealing_does_not_make_a_sheet_stale(client: TestClient) -> None:
     """issue 13.10: in a round everybody seals at once (Heirs' orders) the version moves with
     each seal, yet the sheet of a seat still choosing is the same decision: accepted. In the
-    setup, where the other seat's choice takes a colour away, the sheet is stale."""
+    setup another seat's choice takes a colour away, which narrows the decision but leaves
+    it standing: a sheet drawn before is judged by the rules, refused only where it names
+    the colour taken (told as such), accepted where its colour is still free. At a table
+    where everyone picks at once, every pick but the first was refused as stale before."""
     rules = get_rules("heirs")
     room = create_room(client, game="heirs")
     code = room["code"]
@@ -297,14 +300,25 @@ def test_another_seat_sealing_does_not_make_a_sheet_stale(client: TestClient) ->
         return order
 
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as socket:
-        assert next_view(socket)["version"] == 0
-        seal(1)  # Ben's dynasty: Ann's setup choices change
-        setup = rules.random_order(current_match(live).state, 0, Rng(0))
-        socket.send_json({"type": "order", "order": setup, "version": 0, "match": 1})
+        sheet = next_view(socket)
+        assert sheet["version"] == 0 and sheet["prompt"]["kind"] == "setup"
+        bens = seal(1)  # Ben's dynasty takes a colour Ann's sheet still offers
+        assert bens["colour"] in sheet["prompt"]["colours"]
+        character = sheet["prompt"]["characters"][0]
+        taken = {"colour": bens["colour"], "character": character}
+        socket.send_json({"type": "order", "order": taken, "version": 0, "match": 1})
         while (frame := next_frame(socket))["type"] == "view":
             pass
-        assert frame["code"] == "stale", frame
-    seal(0)
+        assert frame["type"] == "error" and frame["code"] == "COLOUR_TAKEN", frame
+        free = next(c for c in sheet["prompt"]["colours"] if c != bens["colour"])
+        kept = {"colour": free, "character": character}
+        socket.send_json({"type": "order", "order": kept, "version": 0, "match": 1})
+        while (frame := next_frame(socket))["type"] == "view" and frame["version"] < 2:
+            pass
+        assert frame["type"] == "view" and frame["version"] == 2, frame
+    heirs = current_match(live).state.heirs
+    assert [h.setup_choice for h in heirs] == [kept, bens]
+    assert len(order_rows(client, code)) == 2
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}") as socket:
         drawn = next_view(socket)
         assert drawn["version"] == 2 and drawn["prompt"]["kind"] == "orders"
