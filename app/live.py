@@ -154,6 +154,9 @@ class LiveMatch:
     logs: dict[int | None, tuple[int, list[JSON]]] = field(default_factory=dict)
     """Engine seat (None: the board) → (how many resolutions it covers, the log as that
     viewer reads it): built once per resolution, not once per frame. Read only."""
+    to_act_memo: tuple[object, tuple[int, ...]] | None = None
+    """(A state, the room seats with a prompt in it): ``LiveRoom.to_act`` is read by every
+    view and notice of a change, and asks the rules for each seat's prompt."""
 
     def sheet_is_stale(self, position: int, version: int) -> bool:
         """Whether an order sheet drawn at ``version`` no longer fits this seat's decision.
@@ -260,6 +263,9 @@ class LiveRoom:
     """The label of the stored room this copy was loaded at (several processes: app/cluster.py)."""
     boards: int = 0
     """Board sockets open for this room in this process."""
+    touched_at: datetime | None = None
+    """When a seal last wrote the room row's ``updated_at`` (it is written again only once
+    ``ROOM_TOUCH_EVERY`` has passed: a seal is one statement fewer)."""
     boards_elsewhere: int = 0
     """Board sockets open for this room in the other processes."""
 
@@ -282,11 +288,16 @@ class LiveRoom:
         match = self.match
         if match is None or match.status != "playing" or match.showing:
             return []
-        return [
-            position
-            for engine_seat, position in enumerate(match.players)
-            if self.rules.prompt(match.state, engine_seat) is not None
-        ]
+        # States are never changed in place: the same state has the same seats to act.
+        memo = match.to_act_memo
+        if memo is None or memo[0] is not match.state:
+            seats = tuple(
+                position
+                for engine_seat, position in enumerate(match.players)
+                if self.rules.prompt(match.state, engine_seat) is not None
+            )
+            memo = match.to_act_memo = (match.state, seats)
+        return list(memo[1])
 
     def next_deadline(self) -> datetime | None:
         """The earliest deadline of a seat still deciding (each has its own: H5.4 per seat);

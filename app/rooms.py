@@ -85,6 +85,9 @@ IDLE_ROOM_LIFETIME = timedelta(hours=12)
 """A room nobody has touched for this long is closed and its code goes back to the pool."""
 KEEP_CLOSED_FOR = timedelta(days=30)
 """Closed rooms' rows (seats, matches, orders) are deleted after this long."""
+ROOM_TOUCH_EVERY = timedelta(minutes=1)
+"""How stale a playing room's ``updated_at`` may be: a seal writes it only this often, as
+only housekeeping reads it (a room idle for ``IDLE_ROOM_LIFETIME``)."""
 HOUSEKEEPING_EVERY = 600.0
 """Seconds between two housekeeping passes."""
 HOUSEKEEPING_BATCH = 200
@@ -1059,10 +1062,15 @@ class RoomService:
                 "events": [e.to_json() for e in events],
                 "created_at": utcnow(),
             }
-        room_row: JSON = {"updated_at": utcnow()}
-        result_at = None if show else self.clock.now()
+        now = self.clock.now()
+        room_row: JSON = {}
+        if live.touched_at is None or now - live.touched_at >= ROOM_TOUCH_EVERY:
+            room_row["updated_at"] = now
+        result_at = None if show else now
         if outcome is not None:
-            room_row.update(status="finished", standings_mode="auto", result_at=result_at)
+            room_row.update(
+                updated_at=now, status="finished", standings_mode="auto", result_at=result_at
+            )
 
         def write(session: Session) -> None:
             # Plain table statements: the ORM's bulk paths cost more than the SQL itself.
@@ -1071,7 +1079,8 @@ class RoomService:
                 session.execute(INSERT_RESOLUTION, resolution_row)
             if match_row:
                 session.execute(UPDATE_MATCH, {**match_row, "match_row_id": match.row_id})
-            session.execute(UPDATE_ROOM, {**room_row, "room_row_id": live.row_id})
+            if room_row:
+                session.execute(UPDATE_ROOM, {**room_row, "room_row_id": live.row_id})
 
         try:
             await self.store.write(write)
@@ -1079,6 +1088,8 @@ class RoomService:
             match.deadline_at, match.timer_left = before[0], before[1]
             match.show_started_at, match.show_elapsed = before[2], before[3]
             raise
+        if "updated_at" in room_row:
+            live.touched_at = now
         if show and match.show_started_at is not None:
             # The show starts when the room hears of it, not before a slow commit.
             match.show_started_at = self.clock.now()

@@ -11,7 +11,8 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, func, select
 
 from app.models import Match, OrderLog, Room, Seat, utcnow
-from app.rooms import CODE_ALPHABET, CODE_LENGTH, Housekeeping
+from app.rooms import CODE_ALPHABET, CODE_LENGTH, ROOM_TOUCH_EVERY, Housekeeping
+from tests.clock import ManualClock
 from tests.live import room_service
 from tests.play import auth, order_from_prompt
 
@@ -102,3 +103,45 @@ def test_a_closed_rooms_code_can_be_given_out_again(client: TestClient) -> None:
             select(func.count()).select_from(Room).where(col(Room.status) != "closed")
         ).one()
     assert opened == len(CODE_ALPHABET) ** CODE_LENGTH
+
+
+def test_seals_touch_the_room_once_a_minute_and_every_order_is_stored(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    """Only housekeeping reads a room's ``updated_at`` (idle for hours): a seal writes it once
+    ``ROOM_TOUCH_EVERY`` has passed since the last, not at every seal (one statement fewer
+    per seal); every order is still stored before it is acknowledged."""
+    created = timed.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = str(created["code"]), str(created["host_token"])
+    tokens = [
+        timed.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Ann", "Ben")
+    ]
+    assert timed.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    service = room_service(timed)
+
+    def seal() -> None:
+        for token in tokens:
+            prompt = timed.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["prompt"]
+            if prompt:
+                order = order_from_prompt(prompt)
+                answer = timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+                assert answer.status_code == 202, answer.text
+                return
+        raise AssertionError("nobody to act")
+
+    def stored() -> tuple[object, int]:
+        with Session(service.db) as session:
+            room = session.exec(select(Room).where(Room.code == code)).one()
+            return room.updated_at.replace(tzinfo=None), count(session, OrderLog)
+
+    assert timedelta(minutes=1) == ROOM_TOUCH_EVERY, "the waits below are set for a minute"
+    touched = []
+    for wait in (0, 30, 29, 2):  # each wait also ends the board's show of the order before
+        clock.advance(wait)
+        seal()
+        touched.append(clock.now().replace(tzinfo=None))
+        assert stored()[1] == len(touched)
+        if wait == 29:
+            assert stored()[0] == touched[0], "59 s after the first touch: not written"
+    assert stored()[0] == touched[-1], "61 s after: written"
