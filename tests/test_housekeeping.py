@@ -17,8 +17,8 @@ from tests.live import room_service
 from tests.play import auth, order_from_prompt
 
 
-def played_room(client: TestClient) -> str:
-    """A Hidden Leaders room with two seats and a few orders in its log."""
+def started_room(client: TestClient) -> tuple[str, list[str]]:
+    """A Hidden Leaders room with two seats, started: its code and the seats' tokens."""
     created = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
     code, host = str(created["code"]), str(created["host_token"])
     tokens = [
@@ -26,13 +26,26 @@ def played_room(client: TestClient) -> str:
         for name in ("Ann", "Ben")
     ]
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
-    for _ in range(3):
-        for token in tokens:
-            prompt = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["prompt"]
-            if prompt:
-                order = order_from_prompt(prompt)
-                response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
-                assert response.status_code == 202, response.text
+    return code, tokens
+
+
+def seal_next(client: TestClient, code: str, tokens: list[str]) -> None:
+    """The order of the seat whose turn it is, read off its prompt."""
+    for token in tokens:
+        prompt = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["prompt"]
+        if prompt:
+            order = order_from_prompt(prompt)
+            response = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+            assert response.status_code == 202, response.text
+            return
+    raise AssertionError("nobody to act")
+
+
+def played_room(client: TestClient) -> str:
+    """A Hidden Leaders room with two seats and a few orders in its log."""
+    code, tokens = started_room(client)
+    for _ in range(6):
+        seal_next(client, code, tokens)
     return code
 
 
@@ -111,24 +124,8 @@ def test_seals_touch_the_room_once_a_minute_and_every_order_is_stored(
     """Only housekeeping reads a room's ``updated_at`` (idle for hours): a seal writes it once
     ``ROOM_TOUCH_EVERY`` has passed since the last, not at every seal (one statement fewer
     per seal); every order is still stored before it is acknowledged."""
-    created = timed.post("/api/rooms", json={"game": "hidden_leaders"}).json()
-    code, host = str(created["code"]), str(created["host_token"])
-    tokens = [
-        timed.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
-        for name in ("Ann", "Ben")
-    ]
-    assert timed.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, tokens = started_room(timed)
     service = room_service(timed)
-
-    def seal() -> None:
-        for token in tokens:
-            prompt = timed.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["prompt"]
-            if prompt:
-                order = order_from_prompt(prompt)
-                answer = timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
-                assert answer.status_code == 202, answer.text
-                return
-        raise AssertionError("nobody to act")
 
     def stored() -> tuple[object, int]:
         with Session(service.db) as session:
@@ -139,7 +136,7 @@ def test_seals_touch_the_room_once_a_minute_and_every_order_is_stored(
     touched = []
     for wait in (0, 30, 29, 2):  # each wait also ends the board's show of the order before
         clock.advance(wait)
-        seal()
+        seal_next(timed, code, tokens)
         touched.append(clock.now().replace(tzinfo=None))
         assert stored()[1] == len(touched)
         if wait == 29:
