@@ -325,6 +325,22 @@
     settleAnimations(document);
     document.querySelectorAll("form.sending").forEach(function (f) { f.classList.remove("sending"); });
   });
+  // A form that sends itself after a while (``data-send-after``, ms: a Legions step with
+  // nothing to decide goes on by itself) sends only while it is on the page. htmx's own
+  // "load delay" trigger fired after the next decision's frame had replaced the form: the
+  // order answered a decision already made, and the phone read a refusal it had not earned.
+  document.addEventListener("htmx:load", function (evt) {
+    var root = evt.target;
+    var forms = root.matches && root.matches("form[data-send-after]") ? [root] : [];
+    if (root.querySelectorAll) forms = forms.concat([].slice.call(root.querySelectorAll("form[data-send-after]")));
+    forms.forEach(function (form) {
+      if (form.dataset.timed) return;
+      form.dataset.timed = "1";
+      setTimeout(function () {
+        if (form.isConnected && !form.classList.contains("sending")) htmx.trigger(form, "submit");
+      }, Number(form.dataset.sendAfter));
+    });
+  });
   document.addEventListener("htmx:wsBeforeSend", function (evt) {
     var form = evt.target.closest ? evt.target.closest("form") : null;
     if (!form) return;
