@@ -343,6 +343,10 @@ def test_g6_4a_g7_1_the_five_places_read_whole_on_a_phone(
             assert order == {"kind": kind, "location": location}
         fit = phone_fit(page, "legions", kind)
         assert fit.size_fault() is None, fit.size_fault()
+        # No hero recruited yet: the folded heroes are the row's only.
+        with i18n.use_language(lang):
+            row = i18n.gettext("Heroes of the row (%(row)s)") % {"row": len(state.hero_row)}
+        expect(page.locator("[data-testid=heroes-fold] > summary")).to_have_text(row)
 
 
 def peeked(seen: list[str]) -> LegionsState:
@@ -440,3 +444,39 @@ def test_g6_4a_g7_1_a_late_games_attack_and_place_stay_within_two_screens(
         expect(heroes).to_be_visible()
         with i18n.use_language("ru"):
             expect(heroes).to_contain_text(hero_name(state.hero_row[0]))
+
+
+ONE_LINE_JS = """els => els.map(e => {
+  // One line: the element is no taller than its tallest piece of text (two lines are twice).
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const tallest = Math.max(...[...range.getClientRects()].map(r => r.height));
+  return e.getBoundingClientRect().height < 1.5 * tallest;
+})"""
+
+
+@pytest.mark.parametrize("lang", ("en", "ru"))
+def test_g10_1_step_2_with_only_a_stratagem_to_use_says_why(
+    server: ServerProcess, artifacts: Path, lang: str
+) -> None:
+    """G10.1: step 2 stays open while a stratagem is unused. With no hero to recruit but a
+    stratagem to use, the phone waits for the player, and said nothing of why "Don't
+    recruit" was the only other answer (with nothing at all to decide it says so and goes
+    on by itself). Each side's score is one line ("ты ⚑0/5 · 2 ПО"), never the unit alone
+    below."""
+    seat = next(i for i, p in enumerate(RULES.setup(2, 7, {}).players) if p.side == "king")
+    state = nothing_to_recruit(seat)
+    state.players[seat].stratagem = "K3"  # usable at any of its owner's steps
+    prompt = RULES.prompt(state, seat)
+    assert prompt is not None
+    assert [o["order"]["kind"] for o in prompt["options"]] == ["skip", "stratagem"]
+    with phone_on(server) as page:
+        show_phone(page, state, seat, lang)
+        with i18n.use_language(lang):
+            why = i18n.gettext("You cannot recruit a hero now.")
+        expect(page.locator("[data-testid=no-hero-now]")).to_have_text(why)
+        expect(page.locator("[data-testid=nothing-to-decide]")).to_have_count(0)
+        expect(page.locator("[data-testid=stratagem-fold]")).to_be_visible()
+        keep_screenshot(page, artifacts / f"legions-phone-no-hero-{lang}.png", full_page=True)
+        one_line = page.locator(".lg-versus > span").evaluate_all(ONE_LINE_JS)
+        assert one_line == [True, True], one_line
