@@ -782,8 +782,7 @@ def phone_context(
         and options[0]["kind"] == "skip",
         # The same step with a stratagem to use: the phone waits for the player, and says
         # why "Don't recruit" is the only other answer.
-        "no_hero_now": bool(prompt)
-        and prompt.get("kind") == "recruit"
+        "no_hero_now": (prompt or {}).get("kind") == "recruit"
         and bool(stratagem_options)
         and [o["kind"] for o in options] == ["skip"],
         "prompt_legion": card_info((prompt or {}).get("legion")),
