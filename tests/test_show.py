@@ -250,10 +250,14 @@ def test_bots_only_rounds_play_out_and_the_host_fast_forwards(show_client: TestC
         assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
         for expected in (1, 2):
             first = board.until(partial(shows_round, number=expected))
-            assert first["show"]["step"] == 0
+            # Its first frame holds every step reached, from the first: step 0 on a quiet
+            # machine; a later one when the server stalled past a step (0.25 s) before the
+            # frame was built, which CI met once; the board then reads what it missed.
+            reached = first["show"]["step"]
+            assert [entry["round"] for entry in first["playback"]] == [expected] * (reached + 1)
             board.until(partial(shown_round, number=expected))
-        steps_seen = {(f["show"]["round"], f["show"]["step"]) for f in board.seen if f.get("show")}
-        assert {(1, s) for s in range(5)} <= steps_seen and {(2, s) for s in range(5)} <= steps_seen
+            framed = {f["show"]["step"] for f in board.seen if shows_round(f, expected)}
+            assert set(range(reached, 5)) <= framed, "each later step reached the board"
 
         # Skip one round: the show of round 3 ends at once, round 4's still plays.
         board.until(lambda f: (f["show"] or {}).get("round") == 3)
