@@ -1,0 +1,55 @@
+"""A phone's header names its player whole: "Maximilián Novotný" read "Maximili…" (in Russian
+"Maximi…"), as the room code, the PIN, "?" and the language share its row. A name of two words
+takes two lines now; the header stays one row of controls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.browser.kit import keep_screenshot, launch
+from tests.browser.test_heirs_browser import host_room, join
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+LONG_NAME = "Maximilián Novotný"
+CLAMPED_JS = "e => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1"
+BROKEN_WORDS_JS = """e => {
+  // Words of the name that break across two lines ("Maximiliá / n"): none may.
+  const text = e.firstChild, broken = [];
+  for (const word of text.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) broken.push(word[0]);
+  }
+  return broken;
+}"""
+
+
+def test_a_long_name_reads_whole_in_the_phone_header(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            _board, code = host_room(browser, server.base_url)
+            phone = join(browser, server.base_url, code, LONG_NAME)
+            name = phone.locator(".ph-head .ph-name")
+            for lang in ("en", "cs", "hr", "ru"):
+                if lang != "en":
+                    phone.locator("[data-testid=phone-languages] > summary").click()
+                    phone.locator(f'[data-testid=phone-languages] button[lang="{lang}"]').click()
+                    expect(phone.locator("html")).to_have_attribute("lang", lang)
+                expect(name).to_have_text(LONG_NAME)
+                keep_screenshot(phone, artifacts / f"phone-header-long-name-{lang}.png")
+                assert not name.evaluate(CLAMPED_JS), f"{lang}: the name is cut"
+                assert name.evaluate(BROKEN_WORDS_JS) == [], f"{lang}: a word breaks"
+                head = phone.locator(".ph-head").bounding_box()
+                assert head is not None and head["height"] <= 72, head
+        finally:
+            browser.close()
