@@ -260,6 +260,11 @@ def test_the_hosts_board_offers_the_timer_and_more_time(
     posted = timed.post(f"/b/{code}/seats/1/time", data={"factor": "none"})
     assert posted.status_code in (200, 303)
     assert board(timed, code)["seats"][1]["time_factor"] is None
+    # The lobby folds the players' times under one line that says who has more.
+    name = board(timed, code)["seats"][1]["name"]
+    folded = timed.get(f"/b/{code}").text
+    assert 'data-testid="lobby-more-time"' in folded
+    assert f"<summary>More time for a player · {name} no limit</summary>" in folded
     refused = timed.post(
         f"/b/{code}/seats/1/time", data={"factor": "7"}, headers={"HX-Request": "true"}
     )

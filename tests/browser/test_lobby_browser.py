@@ -3,10 +3,13 @@ joins; the lines already there stay put while the next player joins."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, expect
 
+from tests.browser.kit import keep_screenshot
 from tests.browser.test_heirs_browser import host_room
 from tests.conftest import ServerProcess
 
@@ -34,5 +37,29 @@ def test_only_the_new_seat_line_pops_in(server: ServerProcess, browser: Browser)
                     assert animation(lines.nth(earlier)) == "none", (
                         f"line {earlier + 1} played its entrance again when {name} joined"
                     )
+    finally:
+        board.context.close()
+
+
+def test_the_hosts_lobby_options_fit_the_tv_with_six_players(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """With a line of "more time" per player, "Make it a tournament" fell off the foot of a
+    1920×1080 TV in a Heirs lobby of three, and further with six. The players' times fold
+    under one line now: the tournament's line stays on screen."""
+    board, code = host_room(browser, server.base_url)
+    try:
+        with httpx.Client(base_url=server.base_url) as http:
+            for name in ("Maximilián Novotný", "Eva", "Ondřej", "Ann", "Ben", "Cyril"):
+                seat = http.post(f"/api/rooms/{code}/seats", json={"name": name})
+                assert seat.status_code == 201, seat.text
+        expect(board.locator("[data-testid=seat-line]")).to_have_count(6)
+        keep_screenshot(board, artifacts / "heirs-tv-lobby-six.png")
+        for testid in ("lobby-more-time", "tournament-form", "start"):
+            box = board.locator(f"[data-testid={testid}]").bounding_box()
+            assert box is not None, testid
+            assert box["y"] + box["height"] <= board.viewport_size["height"], (testid, box)
+        board.locator("[data-testid=lobby-more-time] > summary").click()
+        expect(board.locator("[data-testid=time-5]")).to_be_visible()
     finally:
         board.context.close()
