@@ -55,10 +55,12 @@ def test_the_hosts_lobby_options_fit_the_tv_with_six_players(
                 assert seat.status_code == 201, seat.text
         expect(board.locator("[data-testid=seat-line]")).to_have_count(6)
         keep_screenshot(board, artifacts / "heirs-tv-lobby-six.png")
+        screen = board.viewport_size
+        assert screen is not None
         for testid in ("lobby-more-time", "tournament-form", "start"):
             box = board.locator(f"[data-testid={testid}]").bounding_box()
             assert box is not None, testid
-            assert box["y"] + box["height"] <= board.viewport_size["height"], (testid, box)
+            assert box["y"] + box["height"] <= screen["height"], (testid, box)
         board.locator("[data-testid=lobby-more-time] > summary").click()
         expect(board.locator("[data-testid=time-5]")).to_be_visible()
     finally:
