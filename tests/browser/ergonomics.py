@@ -211,7 +211,21 @@ HEIRS_MAP_JS = (
         w: round(c.w), h: round(c.h)});
     }
   }
-  return {fields: fields.length, overlaps, covered};
+  // A heir's pedestal number must not sit on a field's name. Tokens on their way (the next
+  // step may have started walking one) are left for the frame where they stand.
+  const labels = [...map.querySelectorAll('.hx-field-id')].filter(shown);
+  const badges = [];
+  for (const badge of map.querySelectorAll('.hx-pedestal')) {
+    const token = badge.closest('g.hx-heir-token');
+    if (!shown(badge) || token.getAnimations().length) continue;
+    for (const label of labels) {
+      const c = cut(rect(badge), rect(label));
+      if (c.w > 2 && c.h > 2) badges.push({
+        seat: token.dataset.seat, on: token.dataset.field,
+        field: label.closest('[data-field]').dataset.field, w: round(c.w), h: round(c.h)});
+    }
+  }
+  return {fields: fields.length, overlaps, covered, badges};
 }"""
 )
 

@@ -497,6 +497,11 @@ def test_heirs_map_fields_stay_clear(plays: Plays, lang: str) -> None:
                 f"heirs/{lang} {screen}: the heir token of seat {c['seat']} covers the capital "
                 f"on {c['field']} by {c['w']}×{c['h']} px"
             )
+        for b in found["badges"]:
+            faults.append(
+                f"heirs/{lang} {screen}: the pedestal of seat {b['seat']} covers the name of "
+                f"{b['field']} by {b['w']}×{b['h']} px"
+            )
     assert not faults, f"{len(faults)} overlaps on the map:\n" + "\n".join(faults)
 
 

@@ -93,6 +93,11 @@ def screen_faults(board: Page, label: str) -> list[str]:
     faults += [
         f"{label}: heir {c['seat']} covers the capital on {c['field']}" for c in drawn["covered"]
     ]
+    faults += [
+        f"{label}: heir {b['seat']}'s pedestal on {b['on']} covers the name of {b['field']} "
+        f"by {b['w']}×{b['h']} px"
+        for b in drawn["badges"]
+    ]
     newest = board.evaluate(NEWEST_LINE_JS)
     if newest and not newest["seen"]:
         faults.append(f"{label}: the newest log line {newest['text']!r} is out of view")
