@@ -785,9 +785,10 @@ def heir_rows(view: Mapping[str, Any], names: Mapping[int, str], fields: list[JS
                 "colour_label": colour_name(colour),
                 "x": round(spot["x"] + beside + math.cos(angle) * reach, 1),
                 "y": round(spot["y"] - 4 + math.sin(angle) * 6, 1),
-                # The pedestal's number rides the token's upper right; on a capital, where
-                # the heir stands right of the castle, the upper left, off the next field's name.
-                "badge_x": -14 if beside else 14,
+                # The pedestal's number rides the token on the side of the field's middle:
+                # a token right of it (or right of a capital's castle) carries it upper left,
+                # else upper right, so that it never reaches the next field's name.
+                "badge_x": -14 if beside or math.cos(angle) > 0.5 else 14,
                 "sign_tokens": [
                     {
                         "hex": COLOUR_HEX.get(colour_of(heirs, s) or "", NO_COLOUR),

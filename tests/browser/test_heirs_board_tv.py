@@ -45,6 +45,11 @@ NEWEST_LINE_JS = """() => {
           seen: last.top >= b.top - 1 && last.bottom <= b.bottom + 1 && last.bottom <= innerHeight};
 }"""
 
+STEP_EDGES_JS = """() => Object.fromEntries(
+  [...document.querySelectorAll('.log-round li:is(.k-step, .k-dawn, .k-dusk)')].map(li =>
+    [li.className.split(' ')[0], Math.round(li.getBoundingClientRect().left +
+      parseFloat(getComputedStyle(li).paddingLeft))]))"""
+
 SHOWN_JS = """() => {
   const b = document.querySelector('[data-testid=heirs-board]');
   return {round: b && b.dataset.showRound ? Number(b.dataset.showRound) : null,
@@ -98,6 +103,11 @@ def screen_faults(board: Page, label: str) -> list[str]:
         f"by {b['w']}×{b['h']} px"
         for b in drawn["badges"]
     ]
+    # A step's own line (a pedestal, dawn, dusk) starts at the log's edge; the lines of what
+    # happened in it are indented under it (dusk read as a line of the last pedestal).
+    edges = board.evaluate(STEP_EDGES_JS)
+    if len(set(edges.values())) > 1:
+        faults.append(f"{label}: steps' lines start at different edges: {edges}")
     newest = board.evaluate(NEWEST_LINE_JS)
     if newest and not newest["seen"]:
         faults.append(f"{label}: the newest log line {newest['text']!r} is out of view")
