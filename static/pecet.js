@@ -352,6 +352,46 @@
     }
   });
 
+  // ---------------------------------------------------------------- a finger on the screen
+  // A frame that comes while a finger is on a phone's form waits for it to lift: a tap on
+  // "Keep" while another heir's pick redrew the page (Heirs' setup redraws a phone at each
+  // pick) landed on a button that was gone, and nothing happened. The frames held are played
+  // right after the tap's click, or when the finger slides off to scroll, or after 3 s.
+  if (document.getElementById("phone-socket") && htmx.createWebSocket) {
+    var openSocket = htmx.createWebSocket, phoneSocket = null, pressing = false, held = [];
+    var presses = 0;
+    htmx.createWebSocket = function (url) {
+      phoneSocket = openSocket(url);
+      held = [];
+      return phoneSocket;
+    };
+    var release = function () {
+      if (!pressing) return;
+      pressing = false;
+      var frames = held, socket = phoneSocket;
+      held = [];
+      setTimeout(function () {  // after the click's own handlers (its form is sent first)
+        frames.forEach(function (data) {
+          if (socket === phoneSocket) socket.dispatchEvent(new MessageEvent("message", {data: data}));
+        });
+      }, 0);
+    };
+    document.addEventListener("pointerdown", function (evt) {
+      if (!(evt.target.closest && evt.target.closest("#phone-view form"))) return;
+      pressing = true;
+      var press = ++presses;
+      setTimeout(function () { if (press === presses) release(); }, 3000);
+    }, true);
+    document.addEventListener("click", release);
+    document.addEventListener("pointercancel", release, true);
+    document.addEventListener("pointerup", function () { setTimeout(release, 300); }, true);
+    document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+      if (!pressing) return;
+      held.push(evt.detail.message);
+      evt.preventDefault();
+    });
+  }
+
   // ---------------------------------------------------------------- host controls and errors
   document.addEventListener("htmx:responseError", function (evt) {
     var flash = document.getElementById("board-flash");
