@@ -324,55 +324,43 @@
     setupForms(document);
     settleAnimations(document);
     document.querySelectorAll("form.sending").forEach(function (f) { f.classList.remove("sending"); });
-  });
-  // A form that sends itself after a while (``data-send-after``, ms: a Legions step with
-  // nothing to decide goes on by itself) sends only while it is on the page. htmx's own
-  // "load delay" trigger fired after the next decision's frame had replaced the form: the
-  // order answered a decision already made, and the phone read a refusal it had not earned.
-  document.addEventListener("htmx:load", function (evt) {
-    var root = evt.target;
-    var forms = root.matches && root.matches("form[data-send-after]") ? [root] : [];
-    if (root.querySelectorAll) forms = forms.concat([].slice.call(root.querySelectorAll("form[data-send-after]")));
-    forms.forEach(function (form) {
-      if (form.dataset.timed) return;
-      form.dataset.timed = "1";
-      setTimeout(function () {
-        if (form.isConnected && !form.classList.contains("sending")) htmx.trigger(form, "submit");
-      }, Number(form.dataset.sendAfter));
-    });
-  });
-  document.addEventListener("htmx:wsBeforeSend", function (evt) {
-    var form = evt.target.closest ? evt.target.closest("form") : null;
-    if (!form) return;
-    if (form.dataset.setLang) {
-      document.cookie = "pecet_lang=" + form.dataset.setLang + "; path=/; max-age=31536000; samesite=lax";
-      document.documentElement.lang = form.dataset.setLang;
-    } else {
-      form.classList.add("sending");
+    // A refusal at the top of the screen goes after a while, as a page's own refusals do
+    // (one that says the seat is played elsewhere stays: it holds the way back).
+    var refusal = document.querySelector("#phone-error.show:not([data-error-code=kicked])");
+    if (refusal && !refusal.dataset.timed) {
+      refusal.dataset.timed = "1";
+      setTimeout(function () { refusal.classList.remove("show"); }, 8000);
     }
   });
-
   // ---------------------------------------------------------------- a finger on the screen
   // A frame that comes while a finger is on a phone's form waits for it to lift: a tap on
   // "Keep" while another heir's pick redrew the page (Heirs' setup redraws a phone at each
-  // pick) landed on a button that was gone, and nothing happened. The frames held are played
-  // right after the tap's click, or when the finger slides off to scroll, or after 3 s.
+  // pick) landed on a button that was gone, and nothing happened. The frames held are played,
+  // in order and before any newer one, right after the tap's click, or when the finger slides
+  // off to scroll, or after 3 s.
+  var framesHeld = function () { return false; };
   if (document.getElementById("phone-socket") && htmx.createWebSocket) {
-    var openSocket = htmx.createWebSocket, phoneSocket = null, pressing = false, held = [];
-    var presses = 0;
+    var openSocket = htmx.createWebSocket, phoneSocket = null;
+    var pressing = false, draining = false, held = [], presses = 0;
+    framesHeld = function () { return pressing || draining; };
     htmx.createWebSocket = function (url) {
       phoneSocket = openSocket(url);
       held = [];
+      draining = false;
       return phoneSocket;
     };
     var release = function () {
       if (!pressing) return;
       pressing = false;
-      var frames = held, socket = phoneSocket;
-      held = [];
+      draining = true;
+      var socket = phoneSocket;
       setTimeout(function () {  // after the click's own handlers (its form is sent first)
+        if (pressing || socket !== phoneSocket) return;  // a new press, or a new socket
+        draining = false;
+        var frames = held;
+        held = [];
         frames.forEach(function (data) {
-          if (socket === phoneSocket) socket.dispatchEvent(new MessageEvent("message", {data: data}));
+          socket.dispatchEvent(new MessageEvent("message", {data: data}));
         });
       }, 0);
     };
@@ -384,13 +372,48 @@
     }, true);
     document.addEventListener("click", release);
     document.addEventListener("pointercancel", release, true);
-    document.addEventListener("pointerup", function () { setTimeout(release, 300); }, true);
+    document.addEventListener("pointerup", function () {
+      var press = presses;
+      setTimeout(function () { if (press === presses) release(); }, 300);
+    }, true);
     document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-      if (!pressing) return;
+      if (!framesHeld()) return;
       held.push(evt.detail.message);
       evt.preventDefault();
     });
   }
+
+  // A form that sends itself after a while (``data-send-after``, ms: a Legions step with
+  // nothing to decide goes on by itself) sends once, and only while it is on the page. htmx's
+  // own "load delay" trigger fired after the next decision's frame had replaced the form: the
+  // order answered a decision already made, and the phone read a refusal it had not earned.
+  // While frames are held (a finger on the screen) it waits: one of them may replace it.
+  document.addEventListener("htmx:load", function (evt) {
+    var root = evt.target;
+    var forms = root.matches && root.matches("form[data-send-after]") ? [root] : [];
+    if (root.querySelectorAll) forms = forms.concat([].slice.call(root.querySelectorAll("form[data-send-after]")));
+    forms.forEach(function (form) {
+      if (form.dataset.timed) return;
+      form.dataset.timed = "1";
+      var send = function () {
+        if (!form.isConnected || form.dataset.sent) return;
+        if (framesHeld()) { setTimeout(send, 200); return; }
+        htmx.trigger(form, "submit");
+      };
+      setTimeout(send, Number(form.dataset.sendAfter));
+    });
+  });
+  document.addEventListener("htmx:wsBeforeSend", function (evt) {
+    var form = evt.target.closest ? evt.target.closest("form") : null;
+    if (!form) return;
+    if (form.dataset.setLang) {
+      document.cookie = "pecet_lang=" + form.dataset.setLang + "; path=/; max-age=31536000; samesite=lax";
+      document.documentElement.lang = form.dataset.setLang;
+    } else {
+      form.classList.add("sending");
+      form.dataset.sent = "1";  // the frames that follow may clear "sending"; this stays
+    }
+  });
 
   // ---------------------------------------------------------------- host controls and errors
   document.addEventListener("htmx:responseError", function (evt) {
