@@ -72,6 +72,18 @@ def join(browser: Browser, base: str, code: str, name: str, *, watch: bool = Fal
     return phone
 
 
+def setup_of_two(browser: Browser, base: str) -> tuple[Page, str, Page, Page]:
+    """A Heirs room hosted on a TV with Ema and Ota seated and started: both phones choose
+    their dynasty now (H3.1). Answers the board, the room's code, Ema's and Ota's phones."""
+    board, code = host_room(browser, base)
+    ema, ota = (join(browser, base, code, name) for name in ("Ema", "Ota"))
+    expect(board.locator("[data-testid=seats]")).to_contain_text("Ota")
+    board.locator("[data-testid=start]").click()
+    for phone in (ema, ota):
+        expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+    return board, code, ema, ota
+
+
 def set_option(board: Page, testid: str, value: str) -> None:
     with board.expect_response(re.compile(r"/options$")):
         board.locator(f"[data-testid={testid}]").select_option(value)

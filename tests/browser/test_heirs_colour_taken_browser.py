@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.browser.kit import keep_screenshot, launch
-from tests.browser.test_heirs_browser import host_room, join
+from tests.browser.test_heirs_browser import setup_of_two
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -27,12 +27,7 @@ def test_a_colour_taken_meanwhile_is_told_and_never_replaced(
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            board, code = host_room(browser, server.base_url)
-            ema, ota = (join(browser, server.base_url, code, name) for name in ("Ema", "Ota"))
-            expect(board.locator("[data-testid=seats]")).to_contain_text("Ota")
-            board.locator("[data-testid=start]").click()
-            for phone in (ema, ota):
-                expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+            board, code, ema, ota = setup_of_two(browser, server.base_url)
 
             colour(ota, "green")
             expect(ota.locator('input[name="colour"][value="green"]')).to_be_checked()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.browser.kit import keep_screenshot, launch
-from tests.browser.test_heirs_browser import host_room, join
+from tests.browser.test_heirs_browser import setup_of_two
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -32,12 +32,7 @@ def test_a_refused_pick_leaves_the_keep_button_free(server: ServerProcess, artif
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            board, code = host_room(browser, server.base_url)
-            ema, ota = (join(browser, server.base_url, code, name) for name in ("Ema", "Ota"))
-            expect(board.locator("[data-testid=seats]")).to_contain_text("Ota")
-            board.locator("[data-testid=start]").click()
-            expect(ota.locator("[data-testid=setup-form]")).to_be_visible()
-            expect(ema.locator("[data-testid=setup-form]")).to_be_visible()
+            _board, _code, ema, ota = setup_of_two(browser, server.base_url)
             taken = ema.locator(".hx-colour input").nth(1).get_attribute("value")
             for phone in (ota, ema):  # both choose it; Ema keeps it first
                 phone.locator(f'.hx-colour:has(input[value="{taken}"])').click()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import WebSocket, expect, sync_playwright
 
 from tests.browser.kit import launch
-from tests.browser.test_heirs_browser import host_room, join
+from tests.browser.test_heirs_browser import setup_of_two
 from tests.browser.test_reveal_browser import auth, seat_token
 from tests.conftest import ServerProcess
 
@@ -22,12 +22,7 @@ def test_a_pick_that_comes_in_during_a_tap_does_not_swallow_it(server: ServerPro
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            board, code = host_room(browser, server.base_url)
-            ema, ota = (join(browser, server.base_url, code, name) for name in ("Ema", "Ota"))
-            expect(board.locator("[data-testid=seats]")).to_contain_text("Ota")
-            board.locator("[data-testid=start]").click()
-            for phone in (ema, ota):
-                expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+            _board, code, ema, ota = setup_of_two(browser, server.base_url)
             colours = ota.locator(".hx-colour input").evaluate_all("els => els.map(e => e.value)")
             ota.locator(f'.hx-colour:has(input[value="{colours[0]}"])').click()
             character = ema.locator('input[name="character"]').first.get_attribute("value")
