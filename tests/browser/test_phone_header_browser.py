@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from tests.browser.kit import keep_screenshot, launch
+from tests.browser.kit import keep_screenshot
 from tests.browser.test_heirs_browser import host_room, join
 from tests.conftest import ServerProcess
 
@@ -32,24 +32,23 @@ BROKEN_WORDS_JS = """e => {
 
 
 def test_a_long_name_reads_whole_in_the_phone_header(
-    server: ServerProcess, artifacts: Path
+    server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            _board, code = host_room(browser, server.base_url)
-            phone = join(browser, server.base_url, code, LONG_NAME)
-            name = phone.locator(".ph-head .ph-name")
-            for lang in ("en", "cs", "hr", "ru"):
-                if lang != "en":
-                    phone.locator("[data-testid=phone-languages] > summary").click()
-                    phone.locator(f'[data-testid=phone-languages] button[lang="{lang}"]').click()
-                    expect(phone.locator("html")).to_have_attribute("lang", lang)
-                expect(name).to_have_text(LONG_NAME)
-                keep_screenshot(phone, artifacts / f"phone-header-long-name-{lang}.png")
-                assert not name.evaluate(CLAMPED_JS), f"{lang}: the name is cut"
-                assert name.evaluate(BROKEN_WORDS_JS) == [], f"{lang}: a word breaks"
-                head = phone.locator(".ph-head").bounding_box()
-                assert head is not None and head["height"] <= 72, head
-        finally:
-            browser.close()
+    board, code = host_room(browser, server.base_url)
+    phone = join(browser, server.base_url, code, LONG_NAME)
+    try:
+        name = phone.locator(".ph-head .ph-name")
+        for lang in ("en", "cs", "hr", "ru"):
+            if lang != "en":
+                phone.locator("[data-testid=phone-languages] > summary").click()
+                phone.locator(f'[data-testid=phone-languages] button[lang="{lang}"]').click()
+                expect(phone.locator("html")).to_have_attribute("lang", lang)
+            expect(name).to_have_text(LONG_NAME)
+            keep_screenshot(phone, artifacts / f"phone-header-long-name-{lang}.png")
+            assert not name.evaluate(CLAMPED_JS), f"{lang}: the name is cut"
+            assert name.evaluate(BROKEN_WORDS_JS) == [], f"{lang}: a word breaks"
+            head = phone.locator(".ph-head").bounding_box()
+            assert head is not None and head["height"] <= 72, head
+    finally:
+        phone.context.close()
+        board.context.close()
