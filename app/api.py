@@ -376,6 +376,12 @@ class SeatView(RoomView):
     my_commitment: str | None = Field(
         description="The commitment of this seat's sealed order not yet played."
     )
+    time_ran_out: int | None = Field(
+        default=None,
+        description="The round whose resolution played this seat's default order because its "
+        "time ran out (the sealing timer sealed it); null once the seat seals again, or if it "
+        "sealed its own.",
+    )
     prediction: dict[str, Any] | None = Field(
         description="The match this watcher may predict now: `match`, `game`, `players`, "
         "`endings`, and its own `winner` and `ending` so far."

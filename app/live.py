@@ -99,6 +99,8 @@ class SealedOrder:
     order: JSON
     salt: str
     commitment: str
+    by_timer: bool = False
+    """The sealing timer sealed it, the seat's time having run out (H5.4)."""
 
     def reveal(self) -> JSON:
         return {"order": self.order, "salt": self.salt, "commitment": self.commitment}
@@ -526,7 +528,7 @@ def live_match_of(
     kept_from = records[-1].first_seq if records else 0
     players = players_of(match)
     sealed = [
-        SealedOrder(o.seq, players[o.seat], dict(o.order), o.salt, o.commitment)
+        SealedOrder(o.seq, players[o.seat], dict(o.order), o.salt, o.commitment, o.by_timer)
         for o in orders
         if o.seq >= kept_from
     ]

@@ -164,6 +164,8 @@ class OrderLog(SQLModel, table=True):
     seq: int
     seat: int
     by_bot: bool = False
+    by_timer: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    """Sealed by the sealing timer for a seat whose time ran out (H5.4); ``by_bot`` too."""
     order: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     salt: str = Field(default="", max_length=32, sa_column_kwargs={"server_default": ""})
     """A fresh 128-bit salt (hex) for the sealed-order proof."""

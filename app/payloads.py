@@ -56,6 +56,7 @@ class Payloads:
         if engine_seat is not None and before is not None:
             patch += [
                 {"op": "replace", "path": "/my_commitment", "value": commitment},
+                {"op": "replace", "path": "/time_ran_out", "value": None},
                 {
                     "op": "replace",
                     "path": "/prompt",
@@ -187,7 +188,13 @@ class Payloads:
         }
         if match is None:
             payload.update(
-                view=None, prompt=None, events=[], history=[], my_commitment=None, prediction=None
+                view=None,
+                prompt=None,
+                events=[],
+                history=[],
+                my_commitment=None,
+                time_ran_out=None,
+                prediction=None,
             )
             return payload
         show = payload["show"]
@@ -206,6 +213,7 @@ class Payloads:
         payload["history"] = self._history(match, engine_seat, show)
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
+        payload["time_ran_out"] = None if mine else _time_ran_out(match, seat.position)
         payload["prediction"] = self._prediction_offer(live, seat)
         if engine_seat is not None:  # its own countdown: the host may give it more time
             deadline = match.deadline_for(seat.time_factor)
@@ -324,6 +332,15 @@ class Payloads:
             "commitments": commitments,
             "reveals": reveals,
         }
+
+
+def _time_ran_out(match: LiveMatch, position: int) -> int | None:
+    """The round of the newest resolution if the sealing timer sealed this seat's order in
+    it (H5.4): the seat's default order was played, not its own."""
+    if not match.history:
+        return None
+    timed_out = any(o.position == position and o.by_timer for o in match.last_resolution_orders())
+    return match.history[-1].round if timed_out else None
 
 
 def pointer(*parts: object) -> str:

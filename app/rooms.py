@@ -1000,7 +1000,7 @@ class RoomService:
             raise Invalid(refusal.message, code=refusal.code, params=refusal.params) from refusal
         seq = match.version + 1
         salt, commitment = proofs.seal(order)
-        sealed = SealedOrder(seq, seat.position, dict(order), salt, commitment)
+        sealed = SealedOrder(seq, seat.position, dict(order), salt, commitment, by_timer)
         events = [event for step in steps for event in step.events]
         record = None
         if steps:
@@ -1046,6 +1046,7 @@ class RoomService:
             "seq": seq,
             "seat": engine_seat,
             "by_bot": seat.is_bot or by_timer,
+            "by_timer": by_timer,
             "order": sealed.order,
             "salt": salt,
             "commitment": commitment,

@@ -314,18 +314,12 @@
         localStorage.setItem(key, JSON.stringify(draft));
       } catch (e) { /* fine */ }
     }
-    // Stored at once, touched or not: a round this phone was drafting that is played without
-    // its Seal was sealed by the timer (timerLost).
-    save();
     form.addEventListener("change", save);
     form.addEventListener("input", save);
     form.addEventListener("toggle", save, true);  // toggle does not bubble
     form.addEventListener("submit", function () {
       try {
         if (!key) return;
-        var draft = readForm(form);
-        draft[SEALED] = true;
-        localStorage.setItem(key, JSON.stringify(draft));
         // Drafts of this seat's earlier rounds have served their purpose.
         var prefix = key.slice(0, key.lastIndexOf(":") + 1);
         draftKeys(prefix).forEach(function (k) { if (k !== key) localStorage.removeItem(k); });
@@ -344,11 +338,9 @@
     });
   }
 
-  // H5.4: the timer seals the default order for a seat still drafting. The server sends the
-  // same screens either way, so the phone tells it from its own drafts: one of an earlier
-  // round (or of this round once neither its sheet nor its sealed card shows, i.e. while the
-  // board plays it out) that this phone's Seal never marked.
-  var SEALED = "__sealed", OPEN = "__open";
+  // A sheet's draft is kept per round ("heirs:<room>:<seat>:<match>:<round>"), with the part
+  // left open under OPEN; a seal clears the earlier rounds' drafts.
+  var OPEN = "__open";
   function draftKeys(prefix) {
     var keys = [];
     for (var i = 0; i < localStorage.length; i++) {
@@ -356,25 +348,6 @@
       if (k && k.indexOf(prefix) === 0) keys.push(k);
     }
     return keys;
-  }
-  function timerLost() {
-    document.querySelectorAll('[data-testid="timer-lost"]').forEach(function (note) {
-      var prefix = note.dataset.draftPrefix, now = +note.dataset.round;
-      var open = document.querySelector("form.hx-orders");
-      // This round still shows its sheet or this seat's sealed card: nothing was overtaken.
-      var current = open || document.querySelector('[data-testid="sealed"]');
-      var lost = null;
-      try {
-        draftKeys(prefix).forEach(function (k) {
-          var round = +k.slice(prefix.length);
-          var draft = JSON.parse(localStorage.getItem(k) || "{}");
-          if (draft[SEALED] || round > now || (round === now && current)) return;
-          if (lost === null || round > lost) lost = round;
-        });
-      } catch (e) { lost = null; }
-      note.hidden = lost === null;
-      note.textContent = lost === null ? "" : note.dataset.text.replace("%(r)s", lost);
-    });
   }
 
   // ---------------------------------------------------------------- countdown, wake lock
@@ -444,7 +417,6 @@
   function refresh() {
     document.querySelectorAll("form.hx-setup-form").forEach(setupDynasty);
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
-    timerLost();
     updateCountdowns();
     updateWakeLock();
   }

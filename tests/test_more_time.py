@@ -215,6 +215,49 @@ def test_the_host_turns_the_timer_off_and_on_during_the_game(
     wait_until(timed, code, lambda v: v["version"] >= version + 3, "the round's default orders")
 
 
+def test_h5_4_a_seat_hears_that_its_time_ran_out_until_it_seals_again(
+    settings: Settings, clock: ManualClock
+) -> None:
+    """The order log tells which orders the timer sealed: the seat's own view says so (the
+    round whose resolution played its default order) until it seals again, after a restart
+    too; a seat that sealed its own order hears nothing of the kind."""
+
+    def ran_out(client: TestClient) -> list[int | None]:
+        return [me(client, code, token)["time_ran_out"] for token in tokens]
+
+    def next_round(client: TestClient, version: int) -> dict[str, Any]:
+        return wait_until(
+            client,
+            code,
+            lambda v: v["version"] > version and len(v["to_act"]) == len(NAMES),
+            "the next round's sheets",
+        )
+
+    with TestClient(create_app(settings, clock=clock)) as client:
+        code, host, tokens = heirs_room(client, timer=TIMER)
+        start(client, code, host)
+        setup = to_round_one(client, clock, code)
+        assert ran_out(client) == [None, None, None], "nothing played yet"
+        clock.advance(TIMER)  # nobody chose a dynasty: the timer chooses for all (round 0)
+        round_one = next_round(client, setup["version"])
+        assert ran_out(client) == [0, 0, 0]
+        sealed = client.post(f"/api/rooms/{code}/orders", json={}, headers=auth(tokens[0]))
+        assert sealed.is_success, sealed.text
+        assert ran_out(client) == [None, 0, 0], "Ema sealed again"
+        clock.advance(TIMER)  # Petr's and Olga's time runs out
+        round_two = next_round(client, round_one["version"])
+        assert ran_out(client) == [None, 1, 1]
+        schema = client.get("/openapi.json").json()["components"]["schemas"]["SeatView"]
+        assert "time_ran_out" in schema["properties"]
+        sealed = client.post(f"/api/rooms/{code}/orders", json={}, headers=auth(tokens[1]))
+        assert sealed.is_success, sealed.text
+        assert ran_out(client) == [None, None, 1]
+        assert board(client, code)["version"] == round_two["version"] + 1
+    clock = ManualClock(at=clock.now())
+    with TestClient(create_app(settings, clock=clock)) as client:  # rebuilt from the database
+        assert ran_out(client) == [None, None, 1]
+
+
 def test_more_time_survives_a_pause_and_a_restart(settings: Settings, clock: ManualClock) -> None:
     with TestClient(create_app(settings, clock=clock)) as client:
         code, host, tokens = heirs_room(client, timer=TIMER)
