@@ -337,11 +337,15 @@
   // "Keep" while another heir's pick redrew the page (Heirs' setup redraws a phone at each
   // pick) landed on a button that was gone, and nothing happened. The frames held are played,
   // in order and before any newer one, right after the tap's click, or when the finger slides
-  // off to scroll, or after 3 s.
+  // off to scroll, or after 3 s. A frame that came before the tap's order was sent cannot
+  // know of it: the sheet it draws stays "sending" (a second tap on it would send the same
+  // decision again, to be refused as stale) until a frame that came after the order.
   var framesHeld = function () { return false; };
+  var ordersSent = 0;  // the phone's orders sent so far (a frame knows of those before it)
   if (document.getElementById("phone-socket") && htmx.createWebSocket) {
     var openSocket = htmx.createWebSocket, phoneSocket = null;
     var pressing = false, draining = false, held = [], presses = 0;
+    var replayedBefore = null;  // while a held frame plays: the orders sent when it came
     framesHeld = function () { return pressing || draining; };
     htmx.createWebSocket = function (url) {
       phoneSocket = openSocket(url);
@@ -359,8 +363,13 @@
         draining = false;
         var frames = held;
         held = [];
-        frames.forEach(function (data) {
-          socket.dispatchEvent(new MessageEvent("message", {data: data}));
+        frames.forEach(function (frame) {
+          replayedBefore = frame.sent;
+          try {
+            socket.dispatchEvent(new MessageEvent("message", {data: frame.data}));
+          } finally {
+            replayedBefore = null;
+          }
         });
       }, 0);
     };
@@ -377,9 +386,15 @@
       setTimeout(function () { if (press === presses) release(); }, 300);
     }, true);
     document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-      if (!framesHeld()) return;
-      held.push(evt.detail.message);
+      if (!framesHeld() || replayedBefore !== null) return;
+      held.push({data: evt.detail.message, sent: ordersSent});
       evt.preventDefault();
+    });
+    document.addEventListener("htmx:wsAfterMessage", function () {
+      if (replayedBefore === null || replayedBefore === ordersSent) return;
+      document.querySelectorAll("#phone-view form:not([data-set-lang])").forEach(function (f) {
+        f.classList.add("sending");
+      });
     });
   }
 
@@ -412,6 +427,7 @@
     } else {
       form.classList.add("sending");
       form.dataset.sent = "1";  // the frames that follow may clear "sending"; this stays
+      ordersSent++;
     }
   });
 

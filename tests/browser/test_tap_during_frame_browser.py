@@ -2,7 +2,8 @@
 phones; a phone whose player had a finger on "Keep this character" when another pick came in
 had its button replaced under the finger, and the tap did nothing (met once in 11 tries of
 three phones picking at once). A frame that comes while a finger is on a form now waits for
-the finger to lift."""
+the finger to lift. The frames held then came before the tap's order was sent: the sheet they
+draw again cannot take a second tap (it would send the same decision, refused as stale)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,18 @@ from tests.browser.test_reveal_browser import auth, seat_token
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
+
+RECORD_TAPPABLE_SHEETS_JS = """() => {
+  // From the order's send on: how often a setup sheet that takes a tap stood on the page.
+  window.tappableAfterSend = 0;
+  let sent = false;
+  document.addEventListener("htmx:wsBeforeSend", () => { sent = true; });
+  new MutationObserver(() => {
+    if (sent && document.querySelector("#phone-view [data-testid=setup-form]:not(.sending)")) {
+      window.tappableAfterSend++;
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
 
 
 def test_a_pick_that_comes_in_during_a_tap_does_not_swallow_it(server: ServerProcess) -> None:
@@ -49,9 +62,11 @@ def test_a_pick_that_comes_in_during_a_tap_does_not_swallow_it(server: ServerPro
                     timeout=10,
                 )
                 assert sealed.is_success, sealed.text
+            ota.evaluate(RECORD_TAPPABLE_SHEETS_JS)
             ota.mouse.up()
 
             expect(ota.locator("[data-testid=setup-form]")).to_have_count(0)
+            assert ota.evaluate("window.tappableAfterSend") == 0, "the old sheet took taps again"
             view = httpx.get(f"{server.base_url}/api/rooms/{code}", timeout=10).json()["view"]
             assert all(h["colour"] for h in view["heirs"]), view["heirs"]
         finally:
