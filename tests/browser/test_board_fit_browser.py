@@ -1,0 +1,104 @@
+"""The board is drawn for a 1920×1080 TV; a smaller screen (a 720p TV, a laptop) sees the same
+board zoomed out to fit (``static/board-fit.js``). Before, a 1280×720 board cut off the Hidden
+Leaders host menu, the room code and the log, and Legions' columns and scores ran into each
+other, with no way to scroll to what was cut."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize
+
+from engine.registry import available_games, game_info
+from tests.browser.kit import BOARD_SIZE, keep_screenshot
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+SMALL_SCREENS: tuple[ViewportSize, ...] = (
+    {"width": 1280, "height": 720},
+    {"width": 1366, "height": 768},
+    {"width": 1280, "height": 1024},
+)
+
+OUT_OF_SIGHT_JS = """() => {
+  // What the board draws beyond the screen. What a box that clips or scrolls holds (a log)
+  // is that box's own business: the box itself is measured.
+  const view = document.getElementById('board-view');
+  const out = [];
+  for (const el of view.querySelectorAll('*')) {
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    let clipped = false;
+    for (let a = el.parentElement; a && a !== view; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') { clipped = true; break; }
+    }
+    if (clipped) continue;
+    if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1 || r.left < -1 || r.top < -1) {
+      out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} at `
+               + `${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+  }
+  return out.slice(0, 5);
+}"""
+
+
+def open_board(browser: Browser, base: str, code: str, host: str, size: ViewportSize) -> Page:
+    context = browser.new_context(viewport=size)
+    context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/b/{code}")
+    page.locator("#board-view").wait_for()
+    return page
+
+
+def faults(page: Page, what: str) -> list[str]:
+    size = page.viewport_size
+    assert size is not None
+    found: list[str] = page.evaluate(OUT_OF_SIGHT_JS)
+    return [f"{what} at {size['width']}×{size['height']}: {fault}" for fault in found]
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_the_board_fits_a_smaller_screen_in_the_lobby_and_the_game(
+    server: ServerProcess, browser: Browser, artifacts: Path, game: str
+) -> None:
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": game}).json()
+    code, host = created["code"], created["host_token"]
+    bearer = {"Authorization": f"Bearer {host}"}
+    for _ in range(game_info(game).min_players):
+        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
+    found: list[str] = []
+    zooms: list[float] = []
+    for size in SMALL_SCREENS:
+        page = open_board(browser, base, code, host, size)
+        assert page.locator("[data-testid=start]").count() == 1, "the host's board"
+        found += faults(page, f"{game} lobby")
+        page.context.close()
+    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    # Paused at once: the bots stop where they are, mid-game.
+    paused = api.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=bearer)
+    assert paused.status_code == 200, paused.text
+    for size in SMALL_SCREENS:
+        page = open_board(browser, base, code, host, size)
+        page.locator("#board-view[data-status=playing]").wait_for()
+        found += faults(page, f"{game} game")
+        zooms.append(page.evaluate("() => Number(getComputedStyle(document.body).zoom)"))
+        name = f"board-fit-{game}-{size['width']}x{size['height']}.png"
+        keep_screenshot(page, artifacts / name)
+        page.context.close()
+    page = open_board(browser, base, code, host, BOARD_SIZE)
+    found += faults(page, f"{game} game")
+    zooms.append(page.evaluate("() => Number(getComputedStyle(document.body).zoom)"))
+    page.context.close()
+    assert not found, "\n".join(found)
+    # The same board as on a 1920×1080 TV, zoomed out: by the width or the height, whichever
+    # is shorter of it.
+    wanted = [min(1, s["width"] / 1920, s["height"] / 1080) for s in (*SMALL_SCREENS, BOARD_SIZE)]
+    assert zooms == pytest.approx(wanted, abs=1e-3)
