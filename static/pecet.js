@@ -208,6 +208,12 @@
     try {
       if (box.open) sessionStorage.removeItem(openKey(box));
       else sessionStorage.setItem(openKey(box), String(Date.now() + 1000 * parseFloat(box.dataset.openFor)));
+      // One of a group (<details name>: one seat's PIN) opening closes the others for good.
+      if (!box.open && box.name) {
+        document.querySelectorAll("details[data-open-for]").forEach(function (other) {
+          if (other !== box && other.name === box.name) sessionStorage.removeItem(openKey(other));
+        });
+      }
     } catch (e) { /* no storage: it closes with the next frame */ }
   });
 

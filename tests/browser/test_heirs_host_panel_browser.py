@@ -31,7 +31,7 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
         assert before is not None and before["height"] > 100, before
         for panel in (".hx-more-time", ".hx-hand-over", "[data-testid=pins]"):
             details = board.locator(f".hx-host > details{panel}")
-            details.locator("summary").click()
+            details.locator("> summary").click()
             expect(details).to_have_attribute("open", "")
             box = details.bounding_box()
             assert box is not None
@@ -39,7 +39,7 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
             now = log.bounding_box()
             assert now is not None and now["y"] == before["y"], f"{panel} opened: the log moved"
             assert now["height"] >= before["height"], f"{panel} opened: the log shrank"
-            details.locator("summary").click()
+            details.locator("> summary").click()
             expect(details).not_to_have_attribute("open", "")
         timer = board.locator(".hx-more-time select").first
         board.locator(".hx-more-time summary").click()

@@ -177,10 +177,18 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
             expect(phones[0].locator("[data-testid=my-standing]")).not_to_contain_text("game 0")
             ann_pin = read_pin(phones[0])
             keep_screenshot(phones[0], artifacts / "reclaim-phone-pin.png")
-            # The host's board keeps every PIN behind a tap; it holds Ann's.
+            # The host's board keeps the PINs behind a tap, and shows one seat's at a time
+            # (the TV is in everybody's sight): Ann's, then Ben's in its place.
             pins = board.locator("[data-testid=pins]")
-            pins.locator("summary").click()
+            pins.locator("summary").first.click()
+            expect(pins.locator(".pin").first).to_be_hidden()
+            pins.locator("[data-testid=pin-of-0] summary").click()
             expect(pins.locator('[data-testid="pin-0"]')).to_have_text(ann_pin)
+            expect(pins.locator('[data-testid="pin-0"]')).to_be_visible()
+            pins.locator("[data-testid=pin-of-1] summary").click()
+            expect(pins.locator('[data-testid="pin-1"]')).to_be_visible()
+            expect(pins.locator('[data-testid="pin-0"]')).to_be_hidden()
+            keep_screenshot(board, artifacts / "reclaim-board-one-pin.png")
             board.locator("[data-testid=start]").click()
             tokens = {seat: seat_token(contexts[seat], code) for seat in phones}
 
