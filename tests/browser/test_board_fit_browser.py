@@ -39,8 +39,9 @@ OUT_OF_SIGHT_JS = """() => {
     }
     if (clipped) continue;
     if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1 || r.left < -1 || r.top < -1) {
-      out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} at `
-               + `${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`);
+      const [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom].map(Math.round);
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+      out.push(`${name} at ${left},${top}..${right},${bottom}`);
     }
   }
   return out.slice(0, 5);
