@@ -1217,6 +1217,22 @@ def test_the_result_stays_then_the_standings_with_predictions_and_oracle_points(
     assert "data-standings-in" not in dismissed, "dismissed: no timer brings them back"
 
 
+def test_the_host_finds_the_seat_pins_between_the_games_of_a_night() -> None:
+    """A player whose phone died in game 1 is helped back before game 2: the standings the
+    host's board shows between games hold the seat PINs (behind a tap, as everywhere)."""
+    from app.pages import render_board_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    payload = night_payload(standings_mode="shown")
+    payload["pins"] = {"0": "1234", "1": "5678", "2": "9012"}
+    host = render_board_view(live, payload, "en", host=True, join_url="x")
+    standings = host[host.index('data-testid="standings"') :].split("</section>")[0]
+    assert 'data-testid="pins"' in standings
+    assert 'data-testid="pin-1">5678<' in standings
+    guest = render_board_view(live, payload, "en", host=False, join_url="x")
+    assert 'data-testid="pin-' not in guest
+
+
 def test_the_host_shows_and_dismisses_the_standings(client: TestClient) -> None:
     code, _host = host_room(client)
     for value, mode in (("1", "shown"), ("0", "hidden")):
