@@ -422,6 +422,42 @@ def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:
     assert f'data-testid="turn">{turn}<' in board
 
 
+def test_g15_a_phone_whose_own_decision_comes_after_the_show_waits_for_nobody() -> None:
+    """A recruit (G8.3) is followed by its own side's legions under the hero: while the board
+    plays the recruit out the phone has no prompt yet, and it said "Waiting…" over its own
+    side's name, as if the other player were deciding."""
+    from types import SimpleNamespace
+
+    from app.pages import render_phone_view
+
+    rules = get_rules("legions")
+    _turn, _steps, payload = a_turn_on_show()
+    state = rules.setup(2, 11, {})
+    for _ in range(400):
+        acting = next(seat for seat in (0, 1) if rules.prompt(state, seat) is not None)
+        state, steps = advance(rules, rules.submit(state, acting, rules.bot_order(state, acting)))
+        if steps and rules.view(state, acting).get("step", {}).get("seat") == acting:
+            break
+    else:
+        raise AssertionError("no seat decided twice in a row")
+    live: Any = SimpleNamespace(game="legions", code="ABCD")
+    shown = {**payload, "show": {**payload["show"], "round": state.turn, "step": len(steps) - 1}}
+    phone = render_phone_view(
+        live,
+        {
+            **shown,
+            "view": rules.view(state, acting),
+            "events": [],
+            "you": {"seat": acting, "name": "Ann", "lang": "en"},
+            "prompt": None,
+        },
+        "en",
+    )
+    waiting = phone[phone.index('data-testid="waiting"') :].split("</section>")[0]
+    assert "You decide next, once the board has finished:" in waiting
+    assert "Waiting" not in waiting
+
+
 def test_the_host_menu_stays_folded_while_the_room_watches_a_show() -> None:
     """The host's Skip and Fast-forward stand by themselves during a show; the host menu
     (seats to hand to bots, the timer, the PINs) opened over the board's log at every show."""

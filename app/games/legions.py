@@ -751,6 +751,10 @@ def phone_context(
         waiting_for = i18n.gettext("Waiting for %(side)s…") % {
             "side": sides[int(step["seat"])]["side_name"]
         }
+    elif step and step.get("seat") == seat:
+        # The next decision is this seat's own, but the board is still playing the last one
+        # out (its prompt comes after the show): it waits for nobody.
+        waiting_for = i18n.gettext("You decide next, once the board has finished:")
     return {
         "me_seat": seat,
         "mine": sides[seat],
