@@ -27,6 +27,15 @@ TIMEOUT_MS = 10_000
 
 pytestmark = pytest.mark.browser
 
+CORNER_OVER_JS = """(selector) => {
+  const corner = document.querySelector('.board-corner').getBoundingClientRect();
+  return [...document.querySelectorAll(selector)].map(el => [el, el.getBoundingClientRect()])
+    .filter(([, r]) => r.left < corner.right && corner.left < r.right
+                       && r.top < corner.bottom && corner.top < r.bottom)
+    .map(([el, r]) => `${el.className} at ${Math.round(r.left)},${Math.round(r.top)}..`
+                      + `${Math.round(r.right)},${Math.round(r.bottom)}`);
+}"""
+
 
 def whose_turn(phones: dict[str, Page]) -> tuple[str, Page]:
     """The phone that shows a TAKE form now (polls until one does)."""
@@ -182,6 +191,9 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             # The host's "Next game now" too, though a form is left out of the scoring's check.
             next_game_small = small_text(board, ".scoring .ready-line form")
             assert next_game_small == [], next_game_small
+            # The corner (How to play, the languages) stands clear of the armies' boxes.
+            covered = board.evaluate(CORNER_OVER_JS, ".scoring .army, .scoring .banner")
+            assert covered == [], covered
             keep_screenshot(board, artifacts / "board-final.png")
             for name, phone in phones.items():
                 keep_screenshot(
