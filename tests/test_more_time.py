@@ -10,6 +10,7 @@ import time
 from datetime import datetime, timedelta
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
@@ -339,3 +340,40 @@ def me_page(client: TestClient, code: str, token: str) -> str:
         return page
     finally:
         client.cookies.delete(f"pecet_seat_{code}")
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
+    timed: TestClient, clock: ManualClock, game: str
+) -> None:
+    """The sealing timer plays a seat's default move in the games of turns too: its phone
+    says so (the seat's view has ``time_ran_out``) until the table moves on."""
+    created = timed.post("/api/rooms", json={"game": game, "options": {"timer": TIMER}}).json()
+    code, host = created["code"], created["host_token"]
+    tokens = [
+        timed.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in NAMES[:2]
+    ]
+    start(timed, code, host)
+    # The first decision with only one seat deciding (Legions opens with both sealing).
+    for _ in range(10):
+        now = board(timed, code)
+        if len(now["to_act"]) == 1:
+            break
+        orders = [(t, me(timed, code, t)["prompt"]) for t in tokens]
+        for token, prompt in orders:
+            if prompt is not None:
+                order = prompt["options"][0]["order"]
+                sealed = timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+                assert sealed.is_success, sealed.text
+        wait_until(timed, code, lambda v, n=now["version"]: v["version"] > n, "the orders")
+    late, other = tokens[now["to_act"][0]], tokens[1 - now["to_act"][0]]
+    clock.advance(TIMER)
+    wait_until(timed, code, lambda v: v["version"] > now["version"], "the default move")
+    assert me(timed, code, late)["time_ran_out"] is not None
+    assert me(timed, code, other)["time_ran_out"] is None
+    timed.cookies.set(f"pecet_seat_{code}", late)
+    page = timed.get(f"/r/{code}").text
+    assert 'data-testid="timer-lost"' in page
+    assert "Time ran out: your default move was played for you." in page
+    timed.cookies.set(f"pecet_seat_{code}", other)
+    assert 'data-testid="timer-lost"' not in timed.get(f"/r/{code}").text
