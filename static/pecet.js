@@ -184,13 +184,20 @@
   // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the
   // phone's languages) stays open across the frames that redraw the page for data-open-for
   // seconds, then closes by itself: a PIN is not for everybody to read for long.
+  // The board's show is what the whole room watches: a host's panel opened before the show
+  // began closes as it begins (one opened during the show stays its while).
   function openKey(box) { return "pecet_open_until_" + box.dataset.openKey; }
+  var showSince = 0;
   function keepOpenBriefly(root, now) {
+    var showing = !!document.querySelector("#board-view[data-show-ms]");
+    showSince = showing ? showSince || now : 0;
     root.querySelectorAll("details[data-open-for]").forEach(function (box) {
       var until = 0;
       try { until = parseFloat(sessionStorage.getItem(openKey(box)) || "0"); } catch (e) { /* fine */ }
       if (!until) return;
-      if (now < until) { box.open = true; return; }
+      var openedAt = until - 1000 * parseFloat(box.dataset.openFor);
+      var beforeShow = showSince && openedAt < showSince && box.closest("#board-view");
+      if (now < until && !beforeShow) { box.open = true; return; }
       box.open = false;
       try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
     });

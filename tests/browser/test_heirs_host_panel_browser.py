@@ -1,7 +1,13 @@
 """The host's panels on the Heirs TV (hand a seat to a bot, the timers, the PINs): opened,
-one floats above the host's row instead of pushing the board's log out of the column."""
+one floats above the host's row instead of pushing the board's log out of the column; one
+opened before the board plays a round out closes as the show begins (the whole room watches
+it), one opened during the show stays open through its steps."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -9,7 +15,12 @@ from playwright.sync_api import Browser, expect
 
 from tests.browser.kit import BOARD_SIZE
 from tests.browser.test_heirs_browser import host_room
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, running_server
+from tests.live import wait_for
+from tests.play import auth
+
+STEP_SECONDS = 1.0
+"""Long enough a step to open a panel during the show and see it through several steps."""
 
 pytestmark = pytest.mark.browser
 
@@ -45,5 +56,62 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
         board.locator(".hx-more-time summary").click()
         expect(timer).to_be_visible()
         expect(timer).to_be_enabled()
+    finally:
+        board.context.close()
+
+
+@pytest.fixture
+def paced_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with running_server(tmp_path, STEP_SECONDS) as process:
+        yield process
+
+
+def test_a_panel_opened_before_the_show_closes_as_it_begins(
+    paced_server: ServerProcess, browser: Browser
+) -> None:
+    base = paced_server.base_url
+    board, code = host_room(browser, base)
+    try:
+        host = next(c["value"] for c in board.context.cookies() if c["name"].endswith(code))
+        http = httpx.Client(base_url=base, timeout=10)
+        ann = http.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+        for _ in range(2):
+            assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+        board.locator("[data-testid=start]").click()
+
+        def ann_decides(kind: str) -> dict[str, Any]:
+            """Ann's prompt once it is of ``kind`` (the bots have sealed theirs by then)."""
+            found: dict[str, Any] = {}
+
+            def ready() -> bool:
+                me = http.get(f"/api/rooms/{code}/me", headers=auth(ann)).json()
+                found.update(me["prompt"] or {})
+                return found.get("kind") == kind and me["to_act"] == [me["you"]["seat"]]
+
+            wait_for(ready, f"Ann's {kind}", 20)
+            return found
+
+        setup = ann_decides("setup")
+        timers = board.locator(".hx-host > details.hx-more-time")
+        timers.locator("> summary").click()
+        expect(timers).to_have_attribute("open", "")
+        pick = {"colour": setup["colours"][0], "character": setup["characters"][0]}
+        assert http.post(f"/api/rooms/{code}/orders", json=pick, headers=auth(ann)).is_success
+        ann_decides("orders")
+        timers.locator("> summary").click()
+        expect(timers).to_have_attribute("open", "")
+        assert http.post(f"/api/rooms/{code}/orders", json={}, headers=auth(ann)).is_success
+        playing = board.locator("[data-testid=heirs-board][data-show-step]")
+        expect(playing).to_have_count(1)
+        expect(timers).not_to_have_attribute("open", "")  # the room watches the show
+        # Opened during the show, the PINs stay open from step to step.
+        pins = board.locator(".hx-host > details[data-testid=pins]")
+        pins.locator("> summary").click()
+        step = int(playing.get_attribute("data-show-step") or 0)
+        for later in (step + 1, step + 2):
+            expect(
+                board.locator(f"[data-testid=heirs-board][data-show-step='{later}']")
+            ).to_have_count(1, timeout=int(STEP_SECONDS * 3000))
+            expect(pins).to_have_attribute("open", "")
     finally:
         board.context.close()
