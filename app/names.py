@@ -17,11 +17,14 @@ import hashlib
 import importlib.util
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from app import i18n
+
+T = TypeVar("T")
 
 NAME_MAX = 24
 """Characters in a name, after normalising."""
@@ -167,6 +170,25 @@ def name_key(name: str) -> str:
     before case folding ("PauI" is "Paul") and after it ("EMA" is "ema" is "Ema").
     Defined for any text (a typed name is looked up with it before it is judged)."""
     return skeleton(skeleton(normalize(name)).casefold()).casefold()
+
+
+def named(candidates: Iterable[T], typed: str, name_of: Callable[[T], str]) -> T | None:
+    """The one of ``candidates`` a typed name stands for: the one whose name is the same
+    (``name_key``), else the only one it matches without accents, as typed on a keyboard
+    without them ("Tomas" for "Tomáš"); ``None`` when none or several do."""
+    listed = list(candidates)
+    key = name_key(typed)
+    exact = next((c for c in listed if name_key(name_of(c)) == key), None)
+    if exact is not None:
+        return exact
+    loose = _unaccented(key)
+    found = [c for c in listed if _unaccented(name_key(name_of(c))) == loose]
+    return found[0] if len(found) == 1 else None
+
+
+def _unaccented(key: str) -> str:
+    """A name key (decomposed, NFD) without its combining marks."""
+    return "".join(char for char in key if not unicodedata.combining(char))
 
 
 def stored_key(name: str) -> str:

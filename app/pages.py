@@ -1095,9 +1095,9 @@ async def reclaim(
 
 def seat_name_as_shown(live: LiveRoom | None, typed: str) -> str:
     """The name of the seat a typed name stands for, as the board shows it."""
-    key = name_key(typed)
     seats = live.seats if live is not None else []
-    return next((s.name for s in seats if name_key(s.name) == key), " ".join(typed.split()))
+    seat = names.named(seats, typed, lambda s: s.name)
+    return seat.name if seat is not None else " ".join(typed.split())
 
 
 def translate_reclaim_error(refusal: RoomError, lang: str, name: str) -> str:
