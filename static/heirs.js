@@ -350,20 +350,7 @@
     return keys;
   }
 
-  // ---------------------------------------------------------------- countdown, wake lock
-  function updateCountdowns() {
-    document.querySelectorAll(".hx-countdown").forEach(function (el) {
-      var left;
-      if (el.dataset.deadline) left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      else if (el.dataset.left) left = Math.round(Number(el.dataset.left));
-      else { el.style.display = "none"; return; }  // the TV's big one is a block: not [hidden]
-      var m = Math.floor(left / 60), s = left % 60;
-      // Only the figures change: the icon drawn with the page stays, never loaded again.
-      var time = el.querySelector(".hx-countdown-time");
-      if (time) time.textContent = m + ":" + (s < 10 ? "0" : "") + s;
-      el.classList.toggle("urgent", left <= 10);
-    });
-  }
+  // ---------------------------------------------------------------- wake lock
   var wakeLock = null;
   function wantWake() { return !!document.querySelector("form.hx-orders, form.hx-setup-form"); }
   function updateWakeLock() {
@@ -417,14 +404,12 @@
   function refresh() {
     document.querySelectorAll("form.hx-setup-form").forEach(setupDynasty);
     document.querySelectorAll("form.hx-orders").forEach(setupOrders);
-    updateCountdowns();
     updateWakeLock();
   }
 
   document.addEventListener("htmx:wsBeforeMessage", remember);
   document.addEventListener("htmx:wsAfterMessage", function () { walk(); setTimeout(refresh, 0); });
   document.addEventListener("visibilitychange", updateWakeLock);
-  setInterval(updateCountdowns, 1000);
   window.HeirsTable = { refresh: refresh };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", refresh);
   else refresh();

@@ -274,9 +274,25 @@
     lastPing = now;
     socket.send(JSON.stringify({ type: "ping" }));
   }
+  // The sealing timer's figures (templates/_countdown.html), counted down from the deadline
+  // the frame brought, or standing at the time left while the clock is paused.
+  function tickCountdowns(now) {
+    document.querySelectorAll(".countdown").forEach(function (el) {
+      var left;
+      if (el.dataset.deadline) left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - now) / 1000));
+      else if (el.dataset.left) left = Math.round(Number(el.dataset.left));
+      else { el.style.display = "none"; return; }  // the TV's big one is a block: not [hidden]
+      var m = Math.floor(left / 60), s = left % 60;
+      // Only the figures change: the icon drawn with the page stays, never loaded again.
+      var time = el.querySelector(".countdown-time");
+      if (time) time.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+      el.classList.toggle("urgent", left <= 10);
+    });
+  }
   function tick() {
     var now = Date.now();
     tickAway(now); tickStandings(now); tickShow(now); tickIdle(now); keepOpenBriefly(document, now);
+    tickCountdowns(now);
   }
   setInterval(tick, 1000);
 

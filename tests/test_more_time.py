@@ -346,8 +346,9 @@ def me_page(client: TestClient, code: str, token: str) -> str:
 def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     timed: TestClient, clock: ManualClock, game: str
 ) -> None:
-    """The sealing timer plays a seat's default move in the games of turns too: its phone
-    says so (the seat's view has ``time_ran_out``) until the table moves on."""
+    """The sealing timer runs in the games of turns too: the phone of the seat deciding and
+    the board count it down, and once it plays the seat's default move the phone says so (the
+    seat's view has ``time_ran_out``) until the table moves on."""
     created = timed.post("/api/rooms", json={"game": game, "options": {"timer": TIMER}}).json()
     code, host = created["code"], created["host_token"]
     tokens = [
@@ -367,6 +368,11 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
                 assert sealed.is_success, sealed.text
         wait_until(timed, code, lambda v, n=now["version"]: v["version"] > n, "the orders")
     late, other = tokens[now["to_act"][0]], tokens[1 - now["to_act"][0]]
+    # The seat deciding sees its time run down, and so does the room on the board.
+    timed.cookies.set(f"pecet_seat_{code}", late)
+    assert 'data-testid="countdown"' in timed.get(f"/r/{code}").text
+    assert f'data-deadline="{me(timed, code, late)["deadline"]}"' in timed.get(f"/r/{code}").text
+    assert 'data-testid="countdown"' in timed.get(f"/b/{code}").text
     clock.advance(TIMER)
     wait_until(timed, code, lambda v: v["version"] > now["version"], "the default move")
     assert me(timed, code, late)["time_ran_out"] is not None
