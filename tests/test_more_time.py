@@ -383,3 +383,21 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     assert "Time ran out: your default move was played for you." in page
     timed.cookies.set(f"pecet_seat_{code}", other)
     assert 'data-testid="timer-lost"' not in timed.get(f"/r/{code}").text
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_the_lobby_of_a_turn_game_offers_the_timer(timed: TestClient, game: str) -> None:
+    """Every game has a sealing timer; Heirs sets it among its options, the others in a
+    folded line of their own that says where it stands."""
+    created = timed.post("/api/rooms", json={"game": game}).json()
+    code, host = created["code"], created["host_token"]
+    timed.post(f"/api/rooms/{code}/seats", json={"name": "Ann"})
+    timed.cookies.set(f"pecet_host_{code}", host)
+    lobby = timed.get(f"/b/{code}").text
+    assert 'data-testid="lobby-timer"' in lobby and 'data-testid="game-timer"' in lobby
+    assert 'data-testid="time-0"' in lobby, "more time for Ann"
+    assert timed.post(f"/b/{code}/timer", data={"timer": "90"}).status_code in (200, 204, 303)
+    assert board(timed, code)["options"]["timer"] == 90
+    assert "Sealing timer: 90 s" in timed.get(f"/b/{code}").text
+    timed.cookies.clear()
+    assert 'data-testid="lobby-timer"' not in timed.get(f"/b/{code}").text, "the host's only"
