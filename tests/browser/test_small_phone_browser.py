@@ -1,0 +1,51 @@
+"""A small Android (360×640): the phone's screens are laid out for 390 px, and Hidden Leaders'
+rows of seven heroes reached 369 px on it, the seventh card cut off at the edge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser
+
+from tests.browser.kit import keep_screenshot
+from tests.conftest import ServerProcess
+from tests.play import auth
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 640}
+
+# The screen's width, not the page's: a mobile browser widens its layout to what overflows.
+BEYOND_JS = """() => [...document.querySelectorAll('#phone-view *')]
+  .filter(el => el.checkVisibility() && el.getBoundingClientRect().right > screen.width + 0.5)
+  .slice(0, 5)
+  .map(el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} to `
+             + Math.round(el.getBoundingClientRect().right))"""
+
+
+def test_hidden_leaders_rows_fit_a_small_phone(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    base = server.base_url
+    http = httpx.Client(base_url=base, timeout=10)
+    created = http.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = created["code"], created["host_token"]
+    tokens = [
+        http.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Ann", "Ben")
+    ]
+    assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    for token in tokens:
+        context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+        context.add_cookies([{"name": f"pecet_seat_{code}", "value": token, "url": base}])
+        page = context.new_page()
+        page.goto(f"{base}/r/{code}")
+        page.locator(".ph-row").first.wait_for()
+        assert page.locator(".ph-row").first.locator(".slot").count() == 7
+        beyond: list[str] = page.evaluate(BEYOND_JS)
+        assert beyond == [], beyond
+        seat = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["you"]["seat"]
+        keep_screenshot(page, artifacts / f"hidden-leaders-phone-360-{seat}.png", full_page=True)
+        context.close()
