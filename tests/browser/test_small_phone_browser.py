@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, ViewportSize
 
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess
@@ -15,7 +15,7 @@ from tests.play import auth
 
 pytestmark = pytest.mark.browser
 
-SMALL_PHONE = {"width": 360, "height": 640}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 
 # The screen's width, not the page's: a mobile browser widens its layout to what overflows.
 BEYOND_JS = """() => [...document.querySelectorAll('#phone-view *')]
