@@ -379,8 +379,8 @@ class SeatView(RoomView):
     time_ran_out: int | None = Field(
         default=None,
         description="The round whose resolution played this seat's default order because its "
-        "time ran out (the sealing timer sealed it); null once the seat seals again, or if it "
-        "sealed its own.",
+        "time ran out (the sealing timer sealed it); null once the seat seals again or another "
+        "resolution comes (in a game of turns, the next move), or if it sealed its own.",
     )
     prediction: dict[str, Any] | None = Field(
         description="The match this watcher may predict now: `match`, `game`, `players`, "

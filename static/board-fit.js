@@ -5,6 +5,9 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+  // Without CSS zoom the board keeps its own size (the lengths divided by the zoom would
+  // make it larger than the screen).
+  if (!(window.CSS && CSS.supports && CSS.supports("zoom", "0.5"))) return;
   function fit() {
     var zoom = Math.min(1, window.innerWidth / 1920, window.innerHeight / 1080);
     if (!(zoom > 0)) zoom = 1;

@@ -189,7 +189,7 @@
   function openKey(box) { return "pecet_open_until_" + box.dataset.openKey; }
   var showSince = 0;
   function keepOpenBriefly(root, now) {
-    var showing = !!document.querySelector("#board-view[data-show-ms]");
+    var showing = !!document.querySelector("#board-view[data-showing]");
     showSince = showing ? showSince || now : 0;
     root.querySelectorAll("details[data-open-for]").forEach(function (box) {
       var until = 0;
@@ -215,10 +215,15 @@
     try {
       if (box.open) sessionStorage.removeItem(openKey(box));
       else sessionStorage.setItem(openKey(box), String(Date.now() + 1000 * parseFloat(box.dataset.openFor)));
-      // One of a group (<details name>: one seat's PIN) opening closes the others for good.
-      if (!box.open && box.name) {
+      // One of a group (<details name>: one seat's PIN) opening closes the others for good,
+      // in a browser that does not do it itself too. A copy of the same panel elsewhere on
+      // the page (the standings beside the host's menu) is the same one, not another.
+      var group = box.getAttribute("name");
+      if (!box.open && group) {
         document.querySelectorAll("details[data-open-for]").forEach(function (other) {
-          if (other !== box && other.name === box.name) sessionStorage.removeItem(openKey(other));
+          if (other.getAttribute("name") !== group || openKey(other) === openKey(box)) return;
+          other.open = false;
+          sessionStorage.removeItem(openKey(other));
         });
       }
     } catch (e) { /* no storage: it closes with the next frame */ }
@@ -440,7 +445,7 @@
       if (form.dataset.timed) return;
       form.dataset.timed = "1";
       var send = function () {
-        if (!form.isConnected || form.dataset.sent) return;
+        if (!form.isConnected || form.dataset.sent || form.classList.contains("sending")) return;
         if (framesHeld()) { setTimeout(send, 200); return; }
         htmx.trigger(form, "submit");
       };

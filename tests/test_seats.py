@@ -107,18 +107,20 @@ def test_reclaim_with_the_right_pin_mid_game_and_the_game_goes_on(client: TestCl
 
 
 def test_a_name_typed_without_its_accents_finds_its_seat(client: TestClient) -> None:
-    """A borrowed phone with an English keyboard: "tomas" finds Tomáš's seat. A name that
-    matches two seats once its accents are gone finds neither (the exact one first: "Zoë" is
-    Zoë's, "Zoe" is Zoe's)."""
-    code, _host, joined = room_with(client, "heirs", ["Tomáš", "Zoë", "Zoe"])
-    tomas, zoe_accented, zoe = joined
+    """A borrowed phone with an English keyboard: "tomas" finds Tomáš's seat. The exact name
+    comes first ("Zoë" is Zoë's, not Zoé's); a name that matches two seats once its accents
+    are gone ("Zoe") finds neither."""
+    code, _host, joined = room_with(client, "heirs", ["Tomáš", "Zoë", "Zoé"])
+    tomas, zoe_diaeresis, zoe_acute = joined
     back = client.post(f"/api/rooms/{code}/reclaim", json={"name": "tomas", "pin": tomas["pin"]})
     assert back.status_code == 200, back.text
     assert back.json()["seat"] == 0
-    for name, seat in (("Zoë", zoe_accented), ("Zoe", zoe)):
+    for name, seat in (("Zoë", zoe_diaeresis), ("Zoé", zoe_acute)):
         found = client.post(f"/api/rooms/{code}/reclaim", json={"name": name, "pin": seat["pin"]})
         assert found.status_code == 200, (name, found.text)
         assert found.json()["seat"] == joined.index(seat)
+    either = client.post(f"/api/rooms/{code}/reclaim", json={"name": "Zoe", "pin": "0000"})
+    assert either.status_code == 404 and either.json()["code"] == "no_such_name"
 
 
 def test_wrong_pins_are_403_then_429_with_retry_after(client: TestClient) -> None:
