@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from app import names
 from app.models import Match, OrderLog, Resolution, Seat, utcnow
 from engine.core import JSON, Event, GameRules, NextMatch, Step, replay_resolutions
 from engine.registry import get_rules
@@ -281,6 +282,11 @@ class LiveRoom:
         return next(
             (s for s in self.seats if secrets.compare_digest(s.token_hash, token_hash)), None
         )
+
+    def seat_to_reclaim(self, typed: str) -> SeatInfo | None:
+        """The seat a name typed on "Come back to my seat" stands for (``names.named``):
+        only a seat with a PIN can be taken back (a bot's has none)."""
+        return names.named((s for s in self.seats if s.pin), typed, lambda s: s.name)
 
     def is_host(self, token: str | None) -> bool:
         return bool(token) and secrets.compare_digest(self.host_token_hash, hash_token(token or ""))

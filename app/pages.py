@@ -1095,8 +1095,7 @@ async def reclaim(
 
 def seat_name_as_shown(live: LiveRoom | None, typed: str) -> str:
     """The name of the seat a typed name stands for, as the board shows it."""
-    seats = live.seats if live is not None else []
-    seat = names.named(seats, typed, lambda s: s.name)
+    seat = None if live is None else live.seat_to_reclaim(typed)
     return seat.name if seat is not None else " ".join(typed.split())
 
 

@@ -461,7 +461,7 @@ class RoomService:
         bot too: the bot leaves it at the next decision). The old token stops working."""
         live = await self.room(code)
         async with self.hold(live):
-            seat = names.named((s for s in live.seats if s.pin), name, lambda s: s.name)
+            seat = live.seat_to_reclaim(name)
             if seat is None:
                 raise RoomNotFound(
                     f"Nobody called {clean_name(name)} sits in this room.", code="no_such_name"
