@@ -162,6 +162,7 @@ class Reclaim(BaseModel):
 class Reclaimed(BaseModel):
     seat: int
     token: str = Field(description="The seat's new token; the old one stops working.")
+    pin: str = Field(description="The seat's new PIN; the one just used stops working.")
 
 
 class AddBot(BaseModel):
@@ -447,9 +448,10 @@ async def join_room(code: str, body: Join, rooms: Service) -> Joined:
 async def reclaim_seat(code: str, body: Reclaim, rooms: Service) -> Reclaimed:
     """Come back to your seat from another phone, mid-game too, with your name and PIN: 403
     for a wrong PIN, 429 (with `Retry-After`) after 5 wrong PINs for one seat in 10 minutes.
-    A seat handed to a bot is taken back the same way."""
+    A seat handed to a bot is taken back the same way. The seat gets a new PIN: the one
+    used brings it back once only."""
     seated = await rooms.reclaim(code, body.name, body.pin)
-    return Reclaimed(seat=seated.seat, token=seated.token)
+    return Reclaimed(seat=seated.seat, token=seated.token, pin=seated.pin)
 
 
 @router.get("/rooms/{code}/me", responses=ERRORS)

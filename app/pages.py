@@ -55,6 +55,8 @@ router = APIRouter(include_in_schema=False)
 log = logging.getLogger("pecet.pages")
 
 SEAT_COOKIE = "pecet_seat_{code}"
+BACK_COOKIE = "pecet_back_{code}"
+"""Set by a come-back for the phone's next page: it tells the player the seat's new PIN once."""
 HOST_COOKIE = "pecet_host_{code}"
 LANG_COOKIE = "pecet_lang"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 2
@@ -1090,6 +1092,9 @@ async def reclaim(
         )
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), seated.token)
+    response.set_cookie(
+        BACK_COOKIE.format(code=live.code), "1", max_age=300, httponly=True, samesite="lax"
+    )
     return response
 
 
@@ -1231,6 +1236,7 @@ async def phone(request: Request, code: str) -> Response:
     payload = rooms_of(request).payloads.seat_payload(live, seat)
     # The socket proves the seat with the seat cookie: a token in the URL would be logged.
     socket_url = f"/ws/rooms/{live.code}?" + urlencode({"format": "html", "lang": lang})
+    back_cookie = BACK_COOKIE.format(code=live.code)
     html = render(
         "phone.html",
         lang,
@@ -1240,8 +1246,11 @@ async def phone(request: Request, code: str) -> Response:
         socket_url=socket_url,
         view_html=Markup(render_phone_view(live, payload, lang)),
         path=request.url.path,
+        new_pin=seat.pin if request.cookies.get(back_cookie) else "",
     )
-    return HTMLResponse(html)
+    response = HTMLResponse(html)
+    response.delete_cookie(back_cookie)
+    return response
 
 
 @router.post("/r/{code}/restore")

@@ -450,7 +450,7 @@ class RoomService:
             raise Invalid(refused.detail, code=refused.code) from refused
         live = await self.room(code)
         async with self.hold(live):
-            pin = f"{secrets.randbelow(10_000):04d}"
+            pin = new_pin()
             seat, token = self._add_seat(
                 live, shown, is_bot=False, bot_style=None, lang=lang, pin=pin
             )
@@ -458,7 +458,9 @@ class RoomService:
 
     async def reclaim(self, code: str, name: str, pin: str) -> Seated:
         """A player's seat on a new device, by name and PIN, at any time (a seat handed to a
-        bot too: the bot leaves it at the next decision). The old token stops working."""
+        bot too: the bot leaves it at the next decision). The old token stops working, and so
+        does the PIN: the seat gets a new one, shown on the new phone and to the host, so a
+        PIN read over a shoulder or from the host's board brings the seat back once only."""
         live = await self.room(code)
         async with self.hold(live):
             seat = live.seat_to_reclaim(name)
@@ -477,18 +479,18 @@ class RoomService:
             if not secrets.compare_digest(seat.pin, str(pin).strip()):
                 self._wrong_pins.hit(*tries)
                 raise Forbidden("That PIN does not match this seat.", code="wrong_pin")
-            token = secrets.token_urlsafe(24)
+            token, pin = secrets.token_urlsafe(24), new_pin(unlike=seat.pin)
             with Session(self.db) as session:
                 row = session.get(Seat, seat.row_id)
                 assert row is not None
-                row.token_hash, row.is_bot = hash_token(token), False
+                row.token_hash, row.is_bot, row.pin = hash_token(token), False, pin
                 session.add(row)
                 self._touch(session, live)
                 session.commit()
-            seat.token_hash, seat.is_bot = hash_token(token), False
+            seat.token_hash, seat.is_bot, seat.pin = hash_token(token), False, pin
             seat.away_since = utcnow()
             self.changed(live)  # the old phone's sockets learn their token is gone
-            return Seated(seat.position, token, seat.pin)
+            return Seated(seat.position, token, pin)
 
     def phone_socket(self, live: LiveRoom, position: int, opened: bool) -> None:
         """The hub tells of a phone socket opening or closing: the board shows who is away."""
@@ -1417,6 +1419,13 @@ def check_room_options(options: Mapping[str, Any]) -> None:
 
 def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+def new_pin(unlike: str = "") -> str:
+    """A seat's 4-digit PIN; a new one ``unlike`` the seat's old PIN, so the old stops working."""
+    while (pin := f"{secrets.randbelow(10_000):04d}") == unlike:
+        pass
+    return pin
 
 
 def _random_code() -> str:

@@ -921,7 +921,11 @@ def test_the_come_back_form_gives_the_seat_to_this_phone(client: TestClient) -> 
     phone = client.get(f"/r/{code}")
     assert phone.status_code == 200
     assert f'data-seat-token="{token}"' in phone.text  # kept in local storage too
-    assert f'data-testid="seat-pin">{bob_pin}<' in phone.text
+    new_pin = client.get(
+        f"/api/rooms/{code}", headers={"Authorization": f"Bearer {host_token}"}
+    ).json()["pins"]["1"]
+    assert new_pin != bob_pin, "the PIN used is spent"
+    assert f'data-testid="seat-pin">{new_pin}<' in phone.text
     old = client.get(f"/api/rooms/{code}/me", headers={"Authorization": f"Bearer {tokens[1]}"})
     assert old.status_code == 401
 
@@ -1036,6 +1040,26 @@ def test_the_phone_shows_its_pin_in_the_lobby_in_game_and_between_games(
     payload["you"]["pin"] = "0007"  # the seat's own payload carries its PIN, no other
     between = render_phone_view(live, payload, "cs")
     assert 'data-testid="seat-pin">0007<' in between
+
+
+def test_a_phone_come_back_with_its_pin_is_told_the_seat_s_new_pin_once(
+    client: TestClient,
+) -> None:
+    code, _host = host_room(client)
+    pin = joined_seat(client, code, "Bob")["pin"]
+    client.cookies.clear()
+    client.cookies.set("pecet_lang", "cs")
+    back = client.post("/reclaim", data={"code": code, "name": "bob", "pin": pin})
+    assert back.status_code == 200 and back.url.path == f"/r/{code}"
+    shown = re.search(r'data-testid="new-pin-digits">(\d{4})<', back.text)
+    assert shown is not None and shown.group(1) != pin
+    assert f'data-testid="seat-pin">{shown.group(1)}<' in back.text
+    assert "Vítej zpátky, Bob." in unescape(back.text)
+    again = client.get(f"/r/{code}")
+    assert again.status_code == 200 and 'data-testid="seat-pin"' in again.text
+    assert 'data-testid="new-pin"' not in again.text, "the greeting is said once"
+    spent = client.post("/reclaim", data={"code": code, "name": "Bob", "pin": pin})
+    assert spent.status_code == 403
 
 
 def test_the_host_board_lists_the_pins_and_a_guest_board_does_not(client: TestClient) -> None:

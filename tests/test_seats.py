@@ -97,6 +97,16 @@ def test_reclaim_with_the_right_pin_mid_game_and_the_game_goes_on(client: TestCl
     new = moved.json()["token"]
     me = client.get(f"/api/rooms/{code}/me", headers=auth(new)).json()
     assert me["you"]["seat"] == 0 and me["prompt"]["kind"] == "setup"
+    # The PIN brought the seat back once: the seat has a new one, which the new phone and the
+    # host see, and the old one is refused.
+    new_pin = moved.json()["pin"]
+    assert new_pin != ann["pin"] and len(new_pin) == 4 and new_pin.isdigit()
+    assert me["you"]["pin"] == new_pin
+    hosted = client.get(f"/api/rooms/{code}", headers=auth(host)).json()
+    assert hosted["pins"]["0"] == new_pin
+    again = client.post(f"/api/rooms/{code}/reclaim", json={"name": "Ann", "pin": ann["pin"]})
+    assert again.status_code == 403 and again.json()["code"] == "wrong_pin"
+    assert client.get(f"/api/rooms/{code}/me", headers=auth(new)).status_code == 200
     # The game goes on with the new phone.
     rng = Rng(1)
     live = live_room(client, code)
@@ -104,6 +114,26 @@ def test_reclaim_with_the_right_pin_mid_game_and_the_game_goes_on(client: TestCl
         order = HEIRS.random_order(current_match(live).state, seat, rng)
         assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token)).is_success
     assert current_match(live).state.phase == "orders"
+
+
+def test_the_new_pin_of_a_seat_come_back_outlives_a_restart(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        code, host, joined = room_with(client, "legions", ["Ann", "Ben"])
+        moved = client.post(
+            f"/api/rooms/{code}/reclaim", json={"name": "Ben", "pin": joined[1]["pin"]}
+        )
+        assert moved.status_code == 200, moved.text
+    with TestClient(create_app(settings)) as client:
+        hosted = client.get(f"/api/rooms/{code}", headers=auth(host)).json()
+        assert hosted["pins"] == {"0": joined[0]["pin"], "1": moved.json()["pin"]}
+        old = client.post(
+            f"/api/rooms/{code}/reclaim", json={"name": "Ben", "pin": joined[1]["pin"]}
+        )
+        assert old.status_code == 403
+        new = client.post(
+            f"/api/rooms/{code}/reclaim", json={"name": "Ben", "pin": moved.json()["pin"]}
+        )
+        assert new.status_code == 200 and new.json()["seat"] == 1
 
 
 def test_a_name_typed_without_its_accents_finds_its_seat(client: TestClient) -> None:

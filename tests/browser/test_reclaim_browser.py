@@ -288,7 +288,18 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
                 assert old.status_code == 401, "the lost phone's token stopped working"
                 tokens[1] = seat_token(context, code)
                 phones[1] = ben
-                assert read_pin(ben) == ben_pin
+                # The PIN used is spent: the phone greets Ben with the seat's new one, once.
+                notice = ben.locator("[data-testid=new-pin]")
+                expect(notice).to_be_visible()
+                new_pin = notice.locator("[data-testid=new-pin-digits]").inner_text().strip()
+                assert new_pin.isdigit() and new_pin != ben_pin
+                keep_screenshot(ben, artifacts / "reclaim-new-pin.png")
+                notice.locator("[data-dismiss]").click()
+                expect(notice).to_be_hidden()
+                assert read_pin(ben) == new_pin
+                ben.reload()
+                expect(ben.locator("[data-testid=heirs-phone]")).to_be_visible()
+                expect(ben.locator("[data-testid=new-pin]")).to_have_count(0)
 
                 # Ben seals this round on the new phone; the night is played to its end.
                 ben.locator("[data-testid=seal]").click()
