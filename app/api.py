@@ -235,11 +235,21 @@ class Show(BaseModel):
     step: int = Field(description="The index in `playback` the board draws now.")
     steps: int
     step_ms: int = Field(description="How long the board shows each step.")
+    timed_out: list[int] = Field(
+        default=[],
+        description="The game's seats whose order in this resolution the sealing timer "
+        "sealed: their default was played.",
+    )
 
 
 class HistoryRound(BaseModel):
     round: int = Field(description="The round or turn, as the game counts them (0: setup).")
     events: list[dict[str, Any]]
+    timed_out: list[int] = Field(
+        default=[],
+        description="The game's seats whose order the sealing timer sealed in this round: "
+        "their default was played.",
+    )
 
 
 class PlaybackStep(BaseModel):

@@ -116,6 +116,9 @@ class ResolutionRecord:
     first_seq: int
     last_seq: int
     events: list[Event]
+    timed_out: tuple[int, ...] = ()
+    """Engine seats whose order in it the sealing timer sealed: their default was played
+    (H5.4). Public: the whole table saw the clock run out on them."""
 
 
 @dataclass(slots=True)
@@ -528,6 +531,11 @@ def live_match_of(
             first_seq=r.first_seq,
             last_seq=r.last_seq,
             events=[Event.from_json(e) for e in r.events],
+            timed_out=tuple(
+                sorted(
+                    {o.seat for o in orders if o.by_timer and r.first_seq <= o.seq <= r.last_seq}
+                )
+            ),
         )
         for r in history
     ]

@@ -350,6 +350,19 @@ class KeptRound:
     html: Markup
 
 
+def timer_line(names: Mapping[int, str], who: int, reader: int | None) -> JSON:
+    """The log's note that the sealing timer sealed a seat's order (H5.4): the move played
+    was the seat's default, not its own choice."""
+    if who == reader:
+        text = i18n.gettext("Time ran out for you: your default move was played.")
+    else:
+        name = names.get(who, str(who + 1))
+        text = i18n.gettext("Time ran out for %(name)s: the default move was played.") % {
+            "name": name
+        }
+    return {"kind": "timer", "text": text, "mine": who == reader}
+
+
 def log_line(line: Mapping[str, Any]) -> Markup:
     """One line of the log, as ``fragments/_log_line.html`` draws it."""
     drawn: Markup = environment.get_template("fragments/_log_line.html").module.log_line(line)  # type: ignore[attr-defined]
@@ -370,17 +383,34 @@ def log_context(
     show = payload.get("show")
     groups: list[JSON] = []
 
-    def add(round_number: Any, lines: list[JSON], kept: Markup = NOTHING_DRAWN) -> JSON:
+    names = seat_names(payload)
+
+    def add(
+        round_number: Any,
+        lines: list[JSON],
+        kept: Markup = NOTHING_DRAWN,
+        timed_out: list[int] | None = None,
+    ) -> JSON:
         """Lines of a round to its group; ``kept``: lines already drawn (past rounds, which
-        come first), shown before ``lines``."""
+        come first), shown before ``lines``; ``timed_out``: the seats whose time ran out in
+        it, told before all of its lines."""
         number = int(round_number or 0)
+        notes = [timer_line(names, who, seat) for who in timed_out or ()]
         if groups and groups[-1]["round"] == number:
+            groups[-1]["notes"].extend(n for n in notes if n not in groups[-1]["notes"])
             groups[-1]["lines"].extend(lines)
             groups[-1]["kept_html"] += kept
             return groups[-1]
         label = screens.round_label(number)
         groups.append(
-            {"round": number, "label": label, "lines": lines, "kept_html": kept, "proofs": []}
+            {
+                "round": number,
+                "label": label,
+                "notes": notes,
+                "lines": lines,
+                "kept_html": kept,
+                "proofs": [],
+            }
         )
         return groups[-1]
 
@@ -398,7 +428,7 @@ def log_context(
             newest, steps = [], []
     for entry in history:
         kept = kept_lines.round(game, entry.get("events") or [], payload, seat)
-        add(entry.get("round"), [], kept.html)
+        add(entry.get("round"), [], kept.html, entry.get("timed_out"))
     group: JSON | None = None
     stepping = bool(show or payload.get("replaying"))
     if steps:
@@ -406,12 +436,16 @@ def log_context(
             lines = screens.log_lines(step.get("events") or [], payload, seat)
             if stepping and index == len(steps) - 1:
                 lines = [{**line, "current": True} for line in lines]
-            group = add(step.get("round"), lines)
+            group = add(step.get("round"), lines, timed_out=(show or {}).get("timed_out"))
     elif newest:
         number = show.get("round") if show else None
         if number is None:
             number = (int(history[-1].get("round") or 0) + 1) if history else 0
-        group = add(number, screens.log_lines(newest, payload, seat))
+        group = add(
+            number,
+            screens.log_lines(newest, payload, seat),
+            timed_out=(show or {}).get("timed_out"),
+        )
     proofs = reveal_proofs(payload)
     if proofs and group is not None:
         group["proofs"] = proofs

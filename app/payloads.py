@@ -25,12 +25,15 @@ class Payloads:
         step = min(
             len(match.steps) - 1, int(match.show_elapsed_now(self.clock.now()) // self.step_seconds)
         )
-        return {
+        show: JSON = {
             "round": match.steps[0].round,
             "step": max(0, step),
             "steps": len(match.steps),
             "step_ms": round(self.step_seconds * 1000),
         }
+        if match.history and match.history[-1].timed_out:
+            show["timed_out"] = list(match.history[-1].timed_out)
+        return show
 
     def seal_notice(self, live: LiveRoom, position: int, before: object = None) -> JSON:
         """What the rest of the room hears when a seat seals and nothing else moves: who
@@ -260,11 +263,15 @@ class Payloads:
         covered, rounds = kept if kept is not None and kept[0] < len(records) else (0, [])
         rounds = list(rounds)
         for record in records[covered:]:
-            events = events_for(record.events, engine_seat)
+            entry: JSON = {"round": record.round, "events": events_for(record.events, engine_seat)}
+            timed_out = set(record.timed_out)
             if rounds and rounds[-1]["round"] == record.round:
-                rounds[-1] = {"round": record.round, "events": [*rounds[-1]["events"], *events]}
-            else:
-                rounds.append({"round": record.round, "events": events})
+                last = rounds.pop()
+                entry["events"] = [*last["events"], *entry["events"]]
+                timed_out.update(last.get("timed_out", ()))
+            if timed_out:
+                entry["timed_out"] = sorted(timed_out)
+            rounds.append(entry)
         match.logs[engine_seat] = (len(records), rounds)
         return rounds
 

@@ -1011,6 +1011,16 @@ class RoomService:
                 first_seq=match.resolved_seq() + 1,
                 last_seq=seq,
                 events=events,
+                timed_out=tuple(
+                    sorted(
+                        {
+                            match.players.index(o.position)
+                            for o in match.pending_orders()
+                            if o.by_timer
+                        }
+                        | ({engine_seat} if by_timer else set())
+                    )
+                ),
             )
         outcome = rules.outcome(state)
         show = bool(steps) and self.scheduler.wants_show(live, match, steps)

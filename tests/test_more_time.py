@@ -226,6 +226,10 @@ def test_h5_4_a_seat_hears_that_its_time_ran_out_until_it_seals_again(
     def ran_out(client: TestClient) -> list[int | None]:
         return [me(client, code, token)["time_ran_out"] for token in tokens]
 
+    def timed_out_by_round(client: TestClient) -> dict[int, list[int]]:
+        history = board(client, code)["history"]
+        return {entry["round"]: entry["timed_out"] for entry in history if entry["timed_out"]}
+
     def next_round(client: TestClient, version: int) -> dict[str, Any]:
         return wait_until(
             client,
@@ -242,12 +246,14 @@ def test_h5_4_a_seat_hears_that_its_time_ran_out_until_it_seals_again(
         clock.advance(TIMER)  # nobody chose a dynasty: the timer chooses for all (round 0)
         round_one = next_round(client, setup["version"])
         assert ran_out(client) == [0, 0, 0]
+        assert timed_out_by_round(client) == {0: [0, 1, 2]}, "the log tells the table too"
         sealed = client.post(f"/api/rooms/{code}/orders", json={}, headers=auth(tokens[0]))
         assert sealed.is_success, sealed.text
         assert ran_out(client) == [None, 0, 0], "Ema sealed again"
         clock.advance(TIMER)  # Petr's and Olga's time runs out
         round_two = next_round(client, round_one["version"])
         assert ran_out(client) == [None, 1, 1]
+        assert timed_out_by_round(client) == {0: [0, 1, 2], 1: [1, 2]}
         schema = client.get("/openapi.json").json()["components"]["schemas"]["SeatView"]
         assert "time_ran_out" in schema["properties"]
         sealed = client.post(f"/api/rooms/{code}/orders", json={}, headers=auth(tokens[1]))
@@ -257,6 +263,13 @@ def test_h5_4_a_seat_hears_that_its_time_ran_out_until_it_seals_again(
     clock = ManualClock(at=clock.now())
     with TestClient(create_app(settings, clock=clock)) as client:  # rebuilt from the database
         assert ran_out(client) == [None, None, 1]
+        assert timed_out_by_round(client) == {0: [0, 1, 2], 1: [1, 2]}
+        page = client.get(f"/b/{code}").text
+        assert "Time ran out for Petr: the default move was played." in page
+        client.cookies.set(f"pecet_seat_{code}", tokens[1])
+        mine = client.get(f"/r/{code}").text
+        assert "Time ran out for you: your default move was played." in mine
+        assert "Time ran out for Olga: the default move was played." in mine
 
 
 def test_more_time_survives_a_pause_and_a_restart(settings: Settings, clock: ManualClock) -> None:
@@ -381,8 +394,15 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     page = timed.get(f"/r/{code}").text
     assert 'data-testid="timer-lost"' in page
     assert "Time ran out: your default move was played for you." in page
+    late_name = NAMES[now["to_act"][0]]
+    assert "Time ran out for you: your default move was played." in page
     timed.cookies.set(f"pecet_seat_{code}", other)
-    assert 'data-testid="timer-lost"' not in timed.get(f"/r/{code}").text
+    page = timed.get(f"/r/{code}").text
+    assert 'data-testid="timer-lost"' not in page
+    # The opponent and the board read the move as the clock's, not as the player's choice.
+    told = f"Time ran out for {late_name}: the default move was played."
+    assert told in page
+    assert told in timed.get(f"/b/{code}").text
 
 
 @pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
