@@ -393,6 +393,11 @@ class SeatView(RoomView):
         "time ran out (the sealing timer sealed it); null once the seat seals again or another "
         "resolution comes (in a game of turns, the next move), or if it sealed its own.",
     )
+    sealed_by_bot: bool = Field(
+        default=False,
+        description="This seat's sealed order not yet played was sealed by a bot, while the "
+        "seat was handed to one (it stands: a sealed order is final).",
+    )
     prediction: dict[str, Any] | None = Field(
         description="The match this watcher may predict now: `match`, `game`, `players`, "
         "`endings`, and its own `winner` and `ending` so far."

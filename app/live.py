@@ -102,6 +102,8 @@ class SealedOrder:
     commitment: str
     by_timer: bool = False
     """The sealing timer sealed it, the seat's time having run out (H5.4)."""
+    by_bot: bool = False
+    """A bot sealed it, the seat being handed to one then (not the timer's default)."""
 
     def reveal(self) -> JSON:
         return {"order": self.order, "salt": self.salt, "commitment": self.commitment}
@@ -542,7 +544,15 @@ def live_match_of(
     kept_from = records[-1].first_seq if records else 0
     players = players_of(match)
     sealed = [
-        SealedOrder(o.seq, players[o.seat], dict(o.order), o.salt, o.commitment, o.by_timer)
+        SealedOrder(
+            o.seq,
+            players[o.seat],
+            dict(o.order),
+            o.salt,
+            o.commitment,
+            o.by_timer,
+            by_bot=o.by_bot and not o.by_timer,
+        )
         for o in orders
         if o.seq >= kept_from
     ]

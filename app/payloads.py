@@ -62,6 +62,11 @@ class Payloads:
                 {"op": "replace", "path": "/time_ran_out", "value": None},
                 {
                     "op": "replace",
+                    "path": "/sealed_by_bot",
+                    "value": bool(mine and mine[-1].by_bot),
+                },
+                {
+                    "op": "replace",
                     "path": "/prompt",
                     "value": rules.prompt(match.state, engine_seat),
                 },
@@ -197,6 +202,7 @@ class Payloads:
                 history=[],
                 my_commitment=None,
                 time_ran_out=None,
+                sealed_by_bot=False,
                 prediction=None,
             )
             return payload
@@ -217,6 +223,7 @@ class Payloads:
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
         payload["time_ran_out"] = None if mine else _time_ran_out(match, seat.position)
+        payload["sealed_by_bot"] = bool(mine and mine[-1].by_bot)
         payload["prediction"] = self._prediction_offer(live, seat)
         if engine_seat is not None:  # its own countdown: the host may give it more time
             deadline = match.deadline_for(seat.time_factor)

@@ -1001,7 +1001,15 @@ class RoomService:
             raise Invalid(refusal.message, code=refusal.code, params=refusal.params) from refusal
         seq = match.version + 1
         salt, commitment = proofs.seal(order)
-        sealed = SealedOrder(seq, seat.position, dict(order), salt, commitment, by_timer)
+        sealed = SealedOrder(
+            seq,
+            seat.position,
+            dict(order),
+            salt,
+            commitment,
+            by_timer,
+            by_bot=seat.is_bot and not by_timer,
+        )
         events = [event for step in steps for event in step.events]
         record = None
         if steps:

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
 from app import i18n
+from app.games import heirs as heirs_screens
 from app.games.heirs import SCREENS, amount_forms, amount_text, character_text, sheet_order
 from engine.core import Rng
 from engine.heirs import HeirsRules
@@ -304,6 +305,30 @@ def check_html(html: str, seat: int | None, states: list[HeirsState]) -> None:
 def replay_now(client: TestClient, code: str) -> Truth:
     match, orders = order_log(client, code)
     return rebuild(match, orders)
+
+
+def test_a_seat_sees_its_own_sealed_setup_until_the_setup_is_over() -> None:
+    """H3.1, H3.3: the phone that sealed its colour and character reads them back on its
+    "Sealed" card while the others choose; nobody else sees them, and they go once the setup
+    is over (the heir's own colour and character are shown from then on)."""
+    state = RULES.setup(3, 5, {})
+    order = RULES.bot_order(state, 0, RULES.info.bot_styles[0])
+    state = RULES.submit(state, 0, order)
+    assert RULES.view(state, 0)["me"]["sealed_setup"] == {
+        "colour": order["colour"],
+        "character": order["character"],
+    }
+    assert RULES.view(state, 1)["me"]["sealed_setup"] is None
+    assert "sealed_setup" not in json.dumps(RULES.view(state, None))
+    with i18n.use_language("en"):
+        lines = heirs_screens.setup_summary(RULES.view(state, 0)["me"]["sealed_setup"])
+    assert [line["part"] for line in lines] == ["Colour", "Character"]
+    assert lines[1]["text"] == heirs_screens.character_name(order["character"])
+    for seat in (1, 2):
+        state = RULES.submit(state, seat, RULES.bot_order(state, seat, RULES.info.bot_styles[0]))
+    state, _events = RULES.resolve(state)
+    assert state.phase != "setup"
+    assert RULES.view(state, 0)["me"]["sealed_setup"] is None
 
 
 def test_the_leak_checks_catch_a_planted_secret() -> None:

@@ -136,6 +136,24 @@ def test_the_new_pin_of_a_seat_come_back_outlives_a_restart(settings: Settings) 
         assert new.status_code == 200 and new.json()["seat"] == 1
 
 
+def test_what_a_bot_sealed_for_a_seat_taken_back_is_told_after_a_restart(
+    settings: Settings,
+) -> None:
+    with TestClient(create_app(settings)) as client:
+        code, host, joined = room_with(client, "heirs", ["Ann", "Ben"])
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        assert client.delete(f"/api/rooms/{code}/seats/1", headers=auth(host)).status_code == 200
+        live = live_room(client, code)
+        wait_for(lambda: HEIRS.prompt(current_match(live).state, 1) is None, "the bot's seal")
+        back = client.post(
+            f"/api/rooms/{code}/reclaim", json={"name": "Ben", "pin": joined[1]["pin"]}
+        )
+        assert back.status_code == 200
+    with TestClient(create_app(settings)) as client:  # rebuilt from the order log
+        ben = client.get(f"/api/rooms/{code}/me", headers=auth(back.json()["token"])).json()
+        assert ben["prompt"] is None and ben["sealed_by_bot"] is True
+
+
 def test_a_name_typed_without_its_accents_finds_its_seat(client: TestClient) -> None:
     """A borrowed phone with an English keyboard: "tomas" finds Tomáš's seat. The exact name
     comes first ("Zoë" is Zoë's, not Zoé's); a name that matches two seats once its accents
@@ -183,12 +201,27 @@ def test_a_seat_handed_to_a_bot_is_taken_back_with_the_pin(client: TestClient) -
     assert back.status_code == 200
     seats = client.get(f"/api/rooms/{code}").json()["seats"]
     assert seats[1]["bot"] is False and seats[1]["name"] == "Ben"
+    # Ben's phone finds the setup the bot sealed for him, and says whose it was.
+    ben = back.json()["token"]
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(ben)).json()
+    assert me["prompt"] is None and me["sealed_by_bot"] is True
+    assert (
+        client.get(f"/api/rooms/{code}/me", headers=auth(joined[0]["token"])).json()[
+            "sealed_by_bot"
+        ]
+        is False
+    ), "Ann sealed nothing yet"
+    client.cookies.set(f"pecet_seat_{code}", ben)
+    page = client.get(f"/r/{code}").text
+    assert 'data-testid="sealed-by-bot"' in page
+    assert 'data-testid="sealed-order"' in page and "<dt>Character</dt>" in page, "what it sealed"
     order = HEIRS.random_order(current_match(live).state, 0, Rng(2))
     ann = joined[0]["token"]
     assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(ann)).is_success
     # The next decision is Ben's own again: the bot does not seal it.
-    me = client.get(f"/api/rooms/{code}/me", headers=auth(back.json()["token"])).json()
-    assert me["prompt"]["kind"] == "orders"
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(ben)).json()
+    assert me["prompt"]["kind"] == "orders" and me["sealed_by_bot"] is False
+    assert 'data-testid="sealed-by-bot"' not in client.get(f"/r/{code}").text
     time.sleep(0)  # the bots had their turn on the loop; Ben's order is still open
     assert HEIRS.prompt(current_match(live).state, 1) is not None
 

@@ -912,7 +912,7 @@ def phone_context(
     position = next(
         (h.get("position") for h in view.get("heirs", []) if h.get("seat") == seat), None
     )
-    ctx["sealed_lines"] = sealed_summary(
+    ctx["sealed_lines"] = setup_summary(me.get("sealed_setup")) or sealed_summary(
         me.get("sealed_order"), names, {**me, "position": position}
     )
     log = []
@@ -1215,6 +1215,17 @@ def defenders_text(field: Mapping[str, Any], heirs: list[JSON], names: Mapping[i
             % {"names": ", ".join(there)}
         )
     return " · ".join(parts)
+
+
+def setup_summary(choice: Mapping[str, Any] | None) -> list[JSON]:
+    """The seat's own sealed setup (H3.1, H3.3): its dynasty's colour and its character."""
+    if not choice:
+        return []
+    colour = colour_name(str(choice["colour"]))
+    return [
+        {"part": i18n.gettext("Colour"), "text": colour[:1].upper() + colour[1:]},
+        {"part": i18n.gettext("Character"), "text": character_name(str(choice["character"]))},
+    ]
 
 
 def sealed_summary(

@@ -807,6 +807,11 @@ class HeirsRules(HeirsEngine):
             "won_battles": heir.won_battles,
             "hand": list(heir.hand),
             "sealed_order": heir.order,
+            # The seat's own sealed colour and character while the others still choose
+            # (H3.1, H3.3); the character stays its secret.
+            "sealed_setup": dict(heir.setup_choice)
+            if state.phase == PHASE_SETUP and heir.setup_choice is not None
+            else None,
             "intel": list(heir.intel),
             # From the snapshots in the seat's own intel, never from the sibling's live state.
             "known_start_artifacts": {
