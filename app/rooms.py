@@ -1495,10 +1495,25 @@ def _drawn_at(version: object, match_number: object) -> DrawnAt | None:
 
 def _same_decision(before: JSON | None, now: JSON | None) -> bool:
     """Whether a seat's prompt after another seat's order is the decision it had, its options
-    narrowed (Heirs' setup: a colour taken): then a sheet drawn before still stands, and the
-    engine judges its order, which names a taken colour as such. A prompt of another kind,
-    or one that comes or goes, is a new decision: a sheet drawn before it is stale."""
-    return before is not None and now is not None and before.get("kind") == now.get("kind")
+    narrowed (Heirs' setup: a colour taken): the same fields, each the same value or, for a
+    list, what is left of it. Then a sheet drawn before still stands, and the engine judges
+    its order, which names a taken colour as such. Any other change — a prompt of another
+    kind, one that comes or goes, a choice that was not there — is a new decision: a sheet
+    drawn before it is stale."""
+    if before is None or now is None or before.keys() != now.keys():
+        return False
+    return all(
+        value == before[key] or (isinstance(value, list) and _left_of(value, before[key]))
+        for key, value in now.items()
+    )
+
+
+def _left_of(now: list[Any], before: Any) -> bool:
+    """Whether ``now`` is ``before`` with some of its items gone, in the same order."""
+    if not isinstance(before, list):
+        return False
+    rest = iter(before)
+    return all(any(item == earlier for earlier in rest) for item in now)
 
 
 def _seat_in_order(seats: list[SeatInfo]) -> None:

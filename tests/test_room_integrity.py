@@ -476,3 +476,30 @@ def receive_until(ws: WebSocketTestSession, wanted: Any, limit: int = 8) -> str:
         if wanted(text):
             return text
     raise AssertionError("the expected frame never came")
+
+
+SETUP = {"kind": "setup", "colours": ["red", "blue", "green"], "characters": ["dwarf", "seer"]}
+
+
+@pytest.mark.parametrize(
+    ("now", "same"),
+    [
+        ({**SETUP, "colours": ["red", "green"]}, True),  # a colour taken: narrowed
+        (dict(SETUP), True),
+        ({**SETUP, "colours": ["green", "red"]}, False),  # reordered: not what was drawn
+        ({**SETUP, "colours": ["red", "white"]}, False),  # a choice that was not there
+        ({**SETUP, "characters": ["dwarf", "merchant"]}, False),
+        ({**SETUP, "kind": "orders"}, False),
+        ({**SETUP, "fixed": "red"}, False),  # a field more
+        (None, False),
+    ],
+)
+def test_only_a_narrowed_prompt_is_the_same_decision(
+    now: dict[str, Any] | None, same: bool
+) -> None:
+    """A sheet drawn before another seat's order stands only where that order narrowed the
+    decision (the setup's colours); any other change makes it a new decision."""
+    from app.rooms import _same_decision
+
+    assert _same_decision(SETUP, now) is same
+    assert _same_decision(None, SETUP) is False
