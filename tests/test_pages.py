@@ -682,6 +682,27 @@ def test_the_board_draws_the_step_being_shown_and_nothing_later() -> None:
     )
 
 
+def test_the_final_scoring_skips_to_the_result_and_a_round_does_not_tell_it_ends() -> None:
+    """Hidden Leaders' final scoring has nothing after it: the host skips to the result, and
+    no fast-forward is offered. A Heirs round that ends the match early offers the usual
+    buttons: other ones would tell the room the end before its step."""
+    from app.pages import render_board_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    show = {"round": 14, "step": 0, "steps": 4, "step_ms": 1000}
+    scoring = render_board_view(
+        live, {**finished_payload(None), "show": show}, "en", host=True, join_url="x"
+    )
+    assert re.search(r'data-testid="skip-show">\s*Skip to the result', scoring)
+    assert 'data-testid="fast-forward"' not in scoring and "Skip this round" not in scoring
+    _before, steps, _battle_at = heirs_round_with_a_later_battle()
+    heirs: Any = SimpleNamespace(game="heirs", code="ABCD")
+    last = {**heirs_payload(steps, 0), "status": "finished"}
+    html = render_board_view(heirs, last, "en", host=True, join_url="x")
+    assert "Skip this round" in html and 'data-testid="fast-forward"' in html
+    assert "Skip to the result" not in html
+
+
 def test_the_board_lights_the_battle_when_its_step_comes() -> None:
     from app.pages import render_board_view
 
