@@ -533,8 +533,13 @@ def test_phone_shows_its_army_and_the_ready_button() -> None:
     assert 'data-testid="my-strength">11<' in alice
     assert "Bob is the new Emperor" in alice
     assert 'data-testid="ready"' in alice and "Bob is ready." in alice
+    assert "Bob has more influence → takes Row A (more heroes)" in alice
     bob = render_phone_view(live, finished_payload(1), "cs")
     assert "Jsi nový císař!" in bob
+    # Bob's own phone says "you", in his language, not his name.
+    assert "Máš větší vliv → bereš řadu A (víc hrdinů)" in bob and "Bob má větší vliv" not in bob
+    english = render_phone_view(live, finished_payload(1), "en")
+    assert "You have more influence → you take Row A (more heroes)" in english
     assert "Připraveno! Čekáme na hráče Alice" in bob
 
 

@@ -56,7 +56,7 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
         context["scoring"] = scoring
         context["strengths"] = strengths
         context["score_steps"] = [
-            score_step_context(step, names, strengths) for step in scoring["steps"]
+            score_step_context(step, names, strengths, seat) for step in scoring["steps"]
         ]
     return context
 
@@ -76,21 +76,28 @@ def revealed_strengths(view: Mapping[str, Any]) -> dict[str, int]:
 
 
 def score_step_context(
-    step: Mapping[str, Any], names: Mapping[int, str], strengths: Mapping[str, int]
+    step: Mapping[str, Any],
+    names: Mapping[int, str],
+    strengths: Mapping[str, int],
+    reader: int | None = None,
 ) -> dict[str, Any]:
     """One faction of the L10.4 scoring, with a translated outcome label (call it inside
-    :func:`i18n.use_language`)."""
+    :func:`i18n.use_language`); the ``reader``'s phone reads "you" for its own seat."""
 
     def total(cards: list[str]) -> int:
         return sum(strengths.get(c, card_strength(c)) for c in cards)
 
     outcome = step["outcome"]
     if outcome == "MAJORITY":
-        winner = names.get(0 if step["influence_winner"] == "A" else 1, step["influence_winner"])
-        label = i18n.gettext("%(name)s has more influence → takes Row %(row)s (more heroes)") % {
-            "name": winner,
-            "row": step["big_row"],
-        }
+        winning_seat = 0 if step["influence_winner"] == "A" else 1
+        if winning_seat == reader:
+            label = i18n.gettext("You have more influence → you take Row %(row)s (more heroes)") % {
+                "row": step["big_row"]
+            }
+        else:
+            label = i18n.gettext(
+                "%(name)s has more influence → takes Row %(row)s (more heroes)"
+            ) % {"name": names.get(winning_seat, step["influence_winner"]), "row": step["big_row"]}
     elif outcome == "TIE_INFLUENCE":
         label = i18n.gettext("Influence tie → nearest rows")
     elif outcome == "TIE_COUNT":
