@@ -49,3 +49,58 @@ def test_hidden_leaders_rows_fit_a_small_phone(
         seat = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["you"]["seat"]
         keep_screenshot(page, artifacts / f"hidden-leaders-phone-360-{seat}.png", full_page=True)
         context.close()
+
+
+# Whether the name is drawn whole: neither cut by its box (a second line clamped away, an
+# ellipsis) nor broken inside a word.
+NAME_JS = """() => {
+  const el = document.querySelector('.ph-name');
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+  return {
+    cut: el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
+    lines: lines.size,
+    words: el.textContent.trim().split(/\\s+/).length,
+  };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("names", "long_line"),
+    [(("Maximiliánová-Nová", "Константиновна"), True), (("Ann Marie", "Ben"), False)],
+)
+def test_a_long_name_is_drawn_whole_in_the_phone_header(
+    server: ServerProcess,
+    browser: Browser,
+    artifacts: Path,
+    names: tuple[str, str],
+    long_line: bool,
+) -> None:
+    """A name with a long word took the header's name slot of about 8 letters and lost its
+    middle ("Maximil-iánov…"): it now gets the header's first line to itself; a short name
+    keeps the one-line header."""
+    base = server.base_url
+    http = httpx.Client(base_url=base, timeout=10)
+    created = http.post("/api/rooms", json={"game": "heirs"}).json()
+    code = created["code"]
+    for name in names:
+        joined = http.post(f"/api/rooms/{code}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.text
+        context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+        token = joined.json()["token"]
+        context.add_cookies([{"name": f"pecet_seat_{code}", "value": token, "url": base}])
+        page = context.new_page()
+        page.goto(f"{base}/r/{code}")
+        page.locator(".ph-name").wait_for()
+        drawn = page.evaluate(NAME_JS)
+        assert not drawn["cut"], (name, drawn)
+        assert drawn["lines"] <= drawn["words"], f"{name} broken inside a word: {drawn}"
+        room_top = page.locator(".ph-room").bounding_box()
+        name_box = page.locator(".ph-name").bounding_box()
+        assert room_top is not None and name_box is not None
+        assert (room_top["y"] >= name_box["y"] + name_box["height"] - 1) is long_line, name
+        assert page.evaluate(BEYOND_JS) == []
+        if long_line:
+            keep_screenshot(page, artifacts / f"phone-header-{len(name)}.png")
+        context.close()
