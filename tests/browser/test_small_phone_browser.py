@@ -25,6 +25,16 @@ BEYOND_JS = """() => [...document.querySelectorAll('#phone-view *')]
              + Math.round(el.getBoundingClientRect().right))"""
 
 
+# The names of the picked slots that something else is drawn over, at the name's middle.
+COVERED_NAMES_JS = """() => [...document.querySelectorAll('.pick:has(input:checked) .slot-name')]
+  .filter(name => {
+    const box = name.getBoundingClientRect();
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return top !== name && !name.contains(top);
+  })
+  .map(name => name.textContent)"""
+
+
 def test_hidden_leaders_rows_fit_a_small_phone(
     server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
@@ -46,6 +56,11 @@ def test_hidden_leaders_rows_fit_a_small_phone(
         assert page.locator(".ph-row").first.locator(".slot").count() == 7
         beyond: list[str] = page.evaluate(BEYOND_JS)
         assert beyond == [], beyond
+        if page.locator(".pick").count():  # the seat to take: a raised pick keeps its name
+            page.locator(".pick").nth(1).click()
+            page.locator(".pick").nth(2).click()
+            covered: list[str] = page.evaluate(COVERED_NAMES_JS)
+            assert covered == [], f"the raised cards cover their slots' names: {covered}"
         seat = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["you"]["seat"]
         keep_screenshot(page, artifacts / f"hidden-leaders-phone-360-{seat}.png", full_page=True)
         context.close()
