@@ -8,22 +8,54 @@
   // ---------------------------------------------------------------- board: moving tokens
   // The server sends the board again at every step of a round; each frame replaces the map,
   // so a token would jump. Remember where each heir stood before the frame and let it walk
-  // from there (its CSS transition), and let a field's new colour fade in.
-  var before = { tokens: {}, fills: {} };
+  // from there (its CSS transition), and let a field's new colour fade in. During the show a
+  // step's outcome waits for its heir to arrive: the new colour and a Sign just won come in
+  // once the token has walked (heirs.css), with the step's log lines.
+  var before = { tokens: {}, fills: {}, signs: {}, finds: {} };
 
   function remember() {
-    before = { tokens: {}, fills: {} };
+    before = { tokens: {}, fills: {}, signs: {}, finds: {} };
+    document.querySelectorAll(".hx-board .hx-find-glyph").forEach(function (glyph) {
+      before.finds[glyph.parentNode.dataset.field] = glyph.cloneNode(true);
+    });
     document.querySelectorAll(".hx-board .hx-heir-token").forEach(function (t) {
       before.tokens[t.dataset.seat] = [t.style.getPropertyValue("--x"), t.style.getPropertyValue("--y")];
     });
     document.querySelectorAll(".hx-board .hx-field polygon").forEach(function (p) {
       before.fills[p.parentNode.dataset.field] = p.style.fill || "";
     });
+    document.querySelectorAll(".hx-board .hx-heir").forEach(function (row) {
+      before.signs[row.dataset.seat] = row.querySelectorAll(".hx-sign").length;
+    });
+  }
+
+  // A discovery taken in this step (its "?" gone from the new frame) stays until the heir
+  // has arrived, then fades (heirs.css).
+  function keepTakenFinds(board) {
+    if (!board.classList.contains("playing")) return;
+    board.querySelectorAll(".hx-field").forEach(function (field) {
+      var glyph = before.finds[field.dataset.field];
+      if (!glyph || field.querySelector(".hx-find-glyph")) return;
+      glyph.classList.add("leaving");
+      field.appendChild(glyph);
+    });
+  }
+
+  function markNewSigns(board) {
+    board.querySelectorAll(".hx-heir").forEach(function (row) {
+      var had = before.signs[row.dataset.seat];
+      if (had === undefined) return;
+      Array.prototype.slice.call(row.querySelectorAll(".hx-sign"), had).forEach(function (sign) {
+        sign.classList.add("arriving");
+      });
+    });
   }
 
   function walk() {
     var board = document.querySelector(".hx-board");
     if (!board || board.classList.contains("replaying")) return;
+    markNewSigns(board);
+    keepTakenFinds(board);
     var moved = [];
     board.querySelectorAll(".hx-heir-token").forEach(function (t) {
       var old = before.tokens[t.dataset.seat];

@@ -209,6 +209,13 @@
       try { sessionStorage.removeItem(openKey(menu)); } catch (e) { /* fine */ }
       return;
     }
+    // A tap anywhere else closes a phone's pop-up panel (its PIN, its languages), which
+    // would otherwise cover the game until its time is up.
+    document.querySelectorAll("details[data-closes-outside][open]").forEach(function (popup) {
+      if (popup.contains(evt.target)) return;
+      popup.open = false;
+      try { sessionStorage.removeItem(openKey(popup)); } catch (e) { /* fine */ }
+    });
     var summary = evt.target.closest && evt.target.closest("details[data-open-for] > summary");
     if (!summary) return;
     var box = summary.parentElement;  // the click toggles it after this handler

@@ -57,3 +57,32 @@ def test_h23_a_battle_is_marked_from_its_own_step_to_the_end_of_the_round() -> N
     assert third["battle"] == {"R2-3"} and third["fought"] == {"R1-0"}
     # Once the round is over (no show), nothing stays marked.
     assert step_focus({"show": None, "playback": steps})["fought"] == set()
+
+
+def test_h19_3_tied_heirs_share_a_place_and_the_next_place_counts_them_all() -> None:
+    """A ranking of 1, 2, 2: the heir after them is fourth, not third. The board's table
+    shows under each column's points what they count ("1 × 6": one Sign worth 6)."""
+    from types import SimpleNamespace
+
+    from app.pages import render_board_view
+
+    rules = get_rules("heirs")
+    played = play_game(rules, 4, 3, ["warlord", "raider", "expander", "warlord"], {"rounds": 6})
+    view = rules.view(played.final, None)
+    view["outcome"] = {**view["outcome"], "ranking": [[2], [0, 3], [1]]}
+    with i18n.use_language("en"):
+        table = outcome_rows(view, {s: f"P{s}" for s in range(4)})
+    assert table is not None
+    assert [(r["seat"], r["place"]) for r in table["rows"]] == [(2, 1), (0, 2), (3, 2), (1, 4)]
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    seats = [{"seat": s, "name": f"P{s}", "bot": False} for s in range(4)]
+    payload = {"code": "ABCD", "game": "heirs", "status": "finished", "seats": seats}
+    html = render_board_view(
+        live, {**payload, "view": view, "outcome": view["outcome"]}, "en", host=False, join_url="x"
+    )
+    signs = table["rows"][0]["score"]["signs"]
+    assert (
+        f'{signs["points"]}</span><small class="hx-count" data-testid="count">{signs["count"]} × 6<'
+        in html
+    )
+    assert "Council points: each column counts its items times what one is worth." in html

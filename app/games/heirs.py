@@ -853,7 +853,12 @@ def outcome_rows(view: Mapping[str, Any], names: Mapping[int, str]) -> JSON | No
     sheet = RULES.for_variants(list(view.get("variants") or [])).content.council
     rows = []
     ranking = outcome.get("ranking") or []
-    place = {seat: index + 1 for index, group in enumerate(ranking) for seat in group}
+    # Tied heirs share a place and the next place counts them all: 1, 2, 2, 4.
+    place: dict[int, int] = {}
+    ahead = 0
+    for group in ranking:
+        place.update(dict.fromkeys(group, ahead + 1))
+        ahead += len(group)
     for heir in heirs:
         seat = heir["seat"]
         points = council.get(str(seat)) or {}

@@ -61,7 +61,7 @@ SHOWN_JS = """() => {
 TABLE_JS = """(selector) => [...document.querySelectorAll(selector + ' tr[data-seat]')].map(tr => ({
   seat: Number(tr.dataset.seat),
   parts: [...tr.querySelectorAll('td.num[data-column]:not([data-column=total])')]
-    .map(td => Number(td.textContent.trim())),
+    .map(td => Number((td.querySelector('.hx-points') || td).textContent.trim())),
   total: Number(tr.querySelector('td[data-column=total]').textContent.trim())}))"""
 
 

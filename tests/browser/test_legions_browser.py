@@ -127,6 +127,23 @@ def act(phone: Page) -> str | None:
     return kind
 
 
+# The final panel's background, and what inside it reaches past its border (its overflow is
+# hidden: that much is cut off).
+PANEL_CUT_JS = """() => {
+  const panel = document.querySelector('[data-testid=final]');
+  const box = panel.getBoundingClientRect();
+  const border = parseFloat(getComputedStyle(panel).borderBottomWidth);
+  const cut = [...panel.querySelectorAll('*')]
+    .filter(el => el.checkVisibility())
+    .filter(el => {
+      const r = el.getBoundingClientRect();
+      return r.bottom > box.bottom - border + 0.5 || r.right > box.right - border + 0.5;
+    })
+    .map(el => el.tagName.toLowerCase() + '.' + [...el.classList].join('.'));
+  return {background: getComputedStyle(panel).backgroundColor, cut: cut};
+}"""
+
+
 def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Path) -> None:
     with sync_playwright() as playwright:
         browser = launch(playwright)
@@ -250,6 +267,10 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             # The host's "Next game now" too, though a form is left out of the board's check.
             next_game_small = small_text(board, ".lg-board .ready-line form")
             assert next_game_small == [], next_game_small
+            # The result stands on its own: an opaque panel, nothing cut off at its edge
+            # ("Watch again" was, below the ready line).
+            expect(board.locator("[data-testid=watch-again]")).to_be_visible()
+            assert board.evaluate(PANEL_CUT_JS) == {"background": "rgb(16, 19, 26)", "cut": []}
             keep_screenshot(board, artifacts / "legions-board-final.png")
             for letter, phone in zip("ab", phones, strict=True):
                 if handed_over:

@@ -74,13 +74,16 @@ def seat_token(context: BrowserContext, code: str) -> str:
 
 
 def read_pin(phone: Page) -> str:
-    """The seat PIN as a person reads it: tap "PIN" at the top, read, tap again."""
+    """The seat PIN as a person reads it: tap "PIN" at the top, read, tap elsewhere (which
+    closes the panel: it no longer covers the game until its 30 s are up)."""
     panel = phone.locator("[data-testid=my-seat]")
     panel.locator("summary").click()
     pin = phone.locator("[data-testid=seat-pin]")
     expect(pin).to_be_visible()
     text = pin.inner_text().strip()
     assert len(text) == 4 and text.isdigit(), text
+    phone.locator(".ph-room").click()
+    expect(pin).to_be_hidden()
     return text
 
 

@@ -173,6 +173,26 @@ def board_snapshot(board: Page, field: str) -> dict[str, Any]:
     return snapshot
 
 
+UNOWNED_FILL = "rgb(42, 48, 59)"
+"""A field nobody owns (heirs.css)."""
+
+# What the board shows of ``field`` as each step's frame comes, once its own scripts have run
+# (the walk of the tokens): the field's fill and the opacity of the Signs just won.
+STEP_ARRIVAL_JS = """(field) => {
+  window.stepArrivals = {};
+  document.addEventListener('htmx:wsAfterMessage', () => setTimeout(() => {
+    const board = document.querySelector('.hx-board.playing');
+    if (!board || board.dataset.showStep in window.stepArrivals) return;
+    const poly = document.querySelector('.hx-field[data-field="' + field + '"] polygon');
+    window.stepArrivals[board.dataset.showStep] = {
+      fill: getComputedStyle(poly).fill,
+      arriving: [...document.querySelectorAll('.hx-sign.arriving')]
+        .map(sign => getComputedStyle(sign).opacity),
+    };
+  }, 0));
+}"""
+
+
 def test_the_board_reveals_step_by_step_and_the_match_replays(
     slow_show_server: ServerProcess, artifacts: Path
 ) -> None:
@@ -269,9 +289,30 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             # ---- the battle's step: the board lights it up; the phones still watch
             battle_step = later_battle(playback)
             assert battle_step is not None
+            board.evaluate(STEP_ARRIVAL_JS, battle["field"])
             board.locator(
                 f'.hx-board[data-show-round="{round_number}"][data-show-step="{battle_step[0]}"]'
             ).wait_for(timeout=SHOW_TIMEOUT_MS)
+            # As the step's frame comes, its outcome waits for the heir to walk there: the
+            # field keeps its colour and a Sign just won is not in sight yet; then they come.
+            arrival = board.evaluate("() => window.stepArrivals")[str(battle_step[0])]
+            before_view = playback[battle_step[0] - 1]["view"]
+            after_view = playback[battle_step[0]]["view"]
+            owners = (before_view["owners"][at], after_view["owners"][at])
+            assert arrival["fill"] == (owner_fill(before_view, owners[0]) or UNOWNED_FILL), (
+                arrival,
+                owners,
+            )
+            assert arrival["arriving"] == [
+                "0"
+                for _ in range(
+                    sum(len(h["signs"]) for h in after_view["heirs"])
+                    - sum(len(h["signs"]) for h in before_view["heirs"])
+                )
+            ], arrival
+            expect(board.locator(f'.hx-field[data-field="{battle["field"]}"] polygon')).to_have_css(
+                "fill", owner_fill(after_view, owners[1]) or UNOWNED_FILL
+            )
             expect(board.locator("[data-testid=history]")).to_contain_text(
                 f"Battle on {battle['field']}"
             )
