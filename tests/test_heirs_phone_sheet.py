@@ -50,3 +50,20 @@ def test_the_first_orders_tell_what_the_setup_did_not_a_last_round(client: TestC
     assert log is not None, "the setup's events for the seat are listed"
     assert log.group(1) == "The setup, for you"
     assert "<li" in log.group(2)
+
+
+def test_every_heir_sees_its_map_excerpt_at_the_same_scale(client: TestClient) -> None:
+    """The excerpt is centred on the heir: one at the map's left edge (R4-18) got a box fitted
+    to its fields alone, a narrow strip the phone drew a third as wide as a central heir's."""
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    state = current_match(live_room(client, code)).state
+    boxes = {}
+    for field in ("R4-18", "R4-0", "R2-3", "R1-0"):
+        state.heirs[0].position = HEIRS.field_index(field)
+        state.memo.clear()
+        found = re.search(r'class="hx-excerpt" viewBox="([^"]+)"', client.get(f"/r/{code}").text)
+        assert found is not None
+        boxes[field] = [float(n) for n in found.group(1).split()]
+    sizes = {field: (box[2], box[3]) for field, box in boxes.items()}
+    assert len(set(sizes.values())) == 1, sizes

@@ -66,3 +66,14 @@ def test_a_legion_taken_or_placed_keeps_its_name_in_the_nominative() -> None:
         )
     assert taken == f"Král bere legii {card}"
     assert placed == f"Nekrotábor klade legii {card} (Trh)"
+
+
+def test_a_colour_taken_keeps_its_name_in_the_nominative() -> None:
+    """Czech: "bere barvu červená" put the colour's name where the sentence wants another
+    case; after a colon the nominative is right, as in the phone's own "Bereš si barvu: …"."""
+    from app.games import heirs
+
+    event = {"kind": "colour", "data": {"seat": 0, "colour": "red"}}
+    with i18n.use_language("cs"):
+        assert heirs.event_line(event, {0: "Jana"}) == "Jana bere barvu: červená."
+        assert heirs.event_line(event, {0: "Jana"}, me=0) == "Bereš si barvu: červená."

@@ -1296,14 +1296,17 @@ def sealed_summary(
 
 
 def excerpt_box(excerpt: list[JSON]) -> str:
+    """The phone's map around its heir, centred on the heir: an heir at the map's edge sees
+    the same scale as one in the middle (a box fitted to its fields alone was a narrow strip
+    the phone drew a third as wide)."""
     if not excerpt:
         return "0 0 100 100"
-    xs = [f["x"] for f in excerpt]
-    ys = [f["y"] for f in excerpt]
-    pad = HEX * 1.05
+    here = next((f for f in excerpt if f.get("here")), excerpt[0])
+    half_width = max(abs(f["x"] - here["x"]) for f in excerpt) + HEX * 1.05
+    half_height = max(abs(f["y"] - here["y"]) for f in excerpt) + HEX * 1.05
     return (
-        f"{min(xs) - pad:.0f} {min(ys) - pad:.0f} "
-        f"{max(xs) - min(xs) + 2 * pad:.0f} {max(ys) - min(ys) + 2 * pad:.0f}"
+        f"{here['x'] - half_width:.0f} {here['y'] - half_height:.0f} "
+        f"{2 * half_width:.0f} {2 * half_height:.0f}"
     )
 
 
