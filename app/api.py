@@ -238,17 +238,16 @@ class Show(BaseModel):
     timed_out: list[int] = Field(
         default=[],
         description="The game's seats whose order in this resolution the sealing timer "
-        "sealed: their default was played.",
+        "sealed: their default was played (absent from a socket's view when none).",
     )
 
 
 class HistoryRound(BaseModel):
     round: int = Field(description="The round or turn, as the game counts them (0: setup).")
-    events: list[dict[str, Any]]
-    timed_out: list[int] = Field(
-        default=[],
-        description="The game's seats whose order the sealing timer sealed in this round: "
-        "their default was played.",
+    events: list[dict[str, Any]] = Field(
+        description="The round's events, each resolution's after "
+        '`{"kind": "timed_out", "data": {"seat"}}` for a seat (the game\'s own) whose order '
+        "in it the sealing timer sealed: its default was played."
     )
 
 

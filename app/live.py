@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -107,6 +107,16 @@ class SealedOrder:
 
     def reveal(self) -> JSON:
         return {"order": self.order, "salt": self.salt, "commitment": self.commitment}
+
+
+TIMED_OUT = "timed_out"
+"""The log's mark of a resolution whose order for ``data.seat`` (the game's own seat) the
+sealing timer sealed: its default was played (H5.4). Public: the room saw the clock run out."""
+
+
+def timer_marks(seats: Iterable[int]) -> list[JSON]:
+    """The log's marks, before a resolution's events, of the seats whose time ran out in it."""
+    return [{"kind": TIMED_OUT, "data": {"seat": seat}} for seat in sorted(set(seats))]
 
 
 @dataclass(slots=True)

@@ -164,6 +164,7 @@ class OrderLog(SQLModel, table=True):
     seq: int
     seat: int
     by_bot: bool = False
+    """Not the player's own choice: a bot's, or the sealing timer's (then ``by_timer`` too)."""
     by_timer: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     """Sealed by the sealing timer for a seat whose time ran out (H5.4); ``by_bot`` too."""
     order: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))

@@ -45,7 +45,7 @@ from app.errors import RoomError, RoomNotFound
 from app.games import engine_seats, heirs, hidden_leaders, screens_for, seat_names, short_hex
 from app.hub import Connection
 from app.lan import join_base_url
-from app.live import LiveRoom, SeatInfo
+from app.live import TIMED_OUT, LiveRoom, SeatInfo, timer_marks
 from app.proofs import canonical_json
 from app.rooms import NAME_MAX, RoomService, name_key, normalize_code
 from engine.core import JSON
@@ -329,7 +329,7 @@ class KeptLines:
         )
         kept = self._kept.get(key)
         if kept is None:
-            lines = screens.log_lines(events, payload, seat)
+            lines = round_lines(game, events, payload, seat)
             kept = self._kept[key] = KeptRound(lines, NOTHING_DRAWN.join(map(log_line, lines)))
             if len(self._kept) > self.size:
                 self._kept.popitem(last=False)
@@ -348,6 +348,28 @@ class KeptRound:
 
     lines: list[JSON]
     html: Markup
+
+
+def round_lines(
+    game: str, events: list[Mapping[str, Any]], payload: Mapping[str, Any], seat: int | None
+) -> list[JSON]:
+    """The log lines of a round's events: the game's own, and where a resolution's order was
+    the sealing timer's, the room's note of it (its mark comes before the resolution's
+    events, so the note stands where the default move was played)."""
+    screens = screens_for(game)
+    lines: list[JSON] = []
+    played: list[Mapping[str, Any]] = []
+    for event in events:
+        if event.get("kind") != TIMED_OUT:
+            played.append(event)
+            continue
+        if played:
+            lines += screens.log_lines(played, payload, seat)
+            played = []
+        lines.append(timer_line(seat_names(payload), int(event["data"]["seat"]), seat))
+    if played:
+        lines += screens.log_lines(played, payload, seat)
+    return lines
 
 
 def timer_line(names: Mapping[int, str], who: int, reader: int | None) -> JSON:
@@ -383,34 +405,17 @@ def log_context(
     show = payload.get("show")
     groups: list[JSON] = []
 
-    names = seat_names(payload)
-
-    def add(
-        round_number: Any,
-        lines: list[JSON],
-        kept: Markup = NOTHING_DRAWN,
-        timed_out: list[int] | None = None,
-    ) -> JSON:
+    def add(round_number: Any, lines: list[JSON], kept: Markup = NOTHING_DRAWN) -> JSON:
         """Lines of a round to its group; ``kept``: lines already drawn (past rounds, which
-        come first), shown before ``lines``; ``timed_out``: the seats whose time ran out in
-        it, told before all of its lines."""
+        come first), shown before ``lines``."""
         number = int(round_number or 0)
-        notes = [timer_line(names, who, seat) for who in timed_out or ()]
         if groups and groups[-1]["round"] == number:
-            groups[-1]["notes"].extend(n for n in notes if n not in groups[-1]["notes"])
             groups[-1]["lines"].extend(lines)
             groups[-1]["kept_html"] += kept
             return groups[-1]
         label = screens.round_label(number)
         groups.append(
-            {
-                "round": number,
-                "label": label,
-                "notes": notes,
-                "lines": lines,
-                "kept_html": kept,
-                "proofs": [],
-            }
+            {"round": number, "label": label, "lines": lines, "kept_html": kept, "proofs": []}
         )
         return groups[-1]
 
@@ -428,24 +433,24 @@ def log_context(
             newest, steps = [], []
     for entry in history:
         kept = kept_lines.round(game, entry.get("events") or [], payload, seat)
-        add(entry.get("round"), [], kept.html, entry.get("timed_out"))
+        add(entry.get("round"), [], kept.html)
     group: JSON | None = None
     stepping = bool(show or payload.get("replaying"))
+    # The resolution the board plays out is not history yet: the show tells whose time ran
+    # out in it, before its first step (a replay's steps carry the marks themselves).
+    marks = timer_marks((show or {}).get("timed_out") or ())
     if steps:
         for index, step in enumerate(steps):
-            lines = screens.log_lines(step.get("events") or [], payload, seat)
+            events = [*marks, *(step.get("events") or [])] if index == 0 else step.get("events")
+            lines = round_lines(game, events or [], payload, seat)
             if stepping and index == len(steps) - 1:
                 lines = [{**line, "current": True} for line in lines]
-            group = add(step.get("round"), lines, timed_out=(show or {}).get("timed_out"))
+            group = add(step.get("round"), lines)
     elif newest:
         number = show.get("round") if show else None
         if number is None:
             number = (int(history[-1].get("round") or 0) + 1) if history else 0
-        group = add(
-            number,
-            screens.log_lines(newest, payload, seat),
-            timed_out=(show or {}).get("timed_out"),
-        )
+        group = add(number, round_lines(game, [*marks, *newest], payload, seat))
     proofs = reveal_proofs(payload)
     if proofs and group is not None:
         group["proofs"] = proofs
@@ -897,10 +902,8 @@ def safe_next(target: str | None, fallback: str = "/") -> str:
     return fallback
 
 
-def set_cookie(response: Response, name: str, value: str) -> None:
-    response.set_cookie(
-        name, value, max_age=COOKIE_MAX_AGE, httponly=True, samesite="lax", path="/"
-    )
+def set_cookie(response: Response, name: str, value: str, max_age: int = COOKIE_MAX_AGE) -> None:
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax", path="/")
 
 
 def page(
@@ -1126,9 +1129,7 @@ async def reclaim(
         )
     response = RedirectResponse(f"/r/{live.code}", status_code=303)
     set_cookie(response, SEAT_COOKIE.format(code=live.code), seated.token)
-    response.set_cookie(
-        BACK_COOKIE.format(code=live.code), "1", max_age=300, httponly=True, samesite="lax"
-    )
+    set_cookie(response, BACK_COOKIE.format(code=live.code), "1", max_age=300)
     return response
 
 
@@ -1283,7 +1284,8 @@ async def phone(request: Request, code: str) -> Response:
         new_pin=seat.pin if request.cookies.get(back_cookie) else "",
     )
     response = HTMLResponse(html)
-    response.delete_cookie(back_cookie)
+    if back_cookie in request.cookies:
+        response.delete_cookie(back_cookie)
     return response
 
 

@@ -5,7 +5,7 @@ raw state ever leaves the server (a secret never leaves its owner)."""
 from __future__ import annotations
 
 from app.clock import Clock
-from app.live import LiveMatch, LiveRoom, SeatInfo
+from app.live import LiveMatch, LiveRoom, SeatInfo, timer_marks
 from engine.core import JSON, Event, events_for
 from engine.registry import get_rules
 
@@ -270,15 +270,13 @@ class Payloads:
         covered, rounds = kept if kept is not None and kept[0] < len(records) else (0, [])
         rounds = list(rounds)
         for record in records[covered:]:
-            entry: JSON = {"round": record.round, "events": events_for(record.events, engine_seat)}
-            timed_out = set(record.timed_out)
+            # Each resolution's events after the marks of the seats whose time ran out in
+            # it: the log tells the default move where it was played, not elsewhere.
+            events = [*timer_marks(record.timed_out), *events_for(record.events, engine_seat)]
             if rounds and rounds[-1]["round"] == record.round:
-                last = rounds.pop()
-                entry["events"] = [*last["events"], *entry["events"]]
-                timed_out.update(last.get("timed_out", ()))
-            if timed_out:
-                entry["timed_out"] = sorted(timed_out)
-            rounds.append(entry)
+                rounds[-1] = {"round": record.round, "events": [*rounds[-1]["events"], *events]}
+            else:
+                rounds.append({"round": record.round, "events": events})
         match.logs[engine_seat] = (len(records), rounds)
         return rounds
 

@@ -50,6 +50,7 @@ from app.live import (
     night_seat_limits,
     players_of,
     seat_info_of,
+    timer_marks,
 )
 from app.models import Match, OrderLog, Prediction, Resolution, Room, Seat, utcnow
 from app.payloads import Payloads
@@ -1237,6 +1238,7 @@ class RoomService:
         names = {position: s.name for position, s in seats.items()}
         steps: list[JSON] = []
         played: list[JSON] = []
+        timed_out: list[int] = []
         logged = [(o.seat, o.order) for o in orders]
         for index, state, resolved in replay_resolutions(
             rules, match.seats, match.seed, game_options(match.options), logged
@@ -1247,6 +1249,8 @@ class RoomService:
                 )
                 continue
             entry = orders[index]
+            if entry.by_timer:
+                timed_out.append(entry.seat)
             played.append(
                 {
                     "seat": players[entry.seat],
@@ -1257,16 +1261,18 @@ class RoomService:
                 }
             )
             for k, step in enumerate(resolved):
+                events = events_for(step.events, engine_seat)
                 steps.append(
                     {
                         "round": step.round,
-                        "events": events_for(step.events, engine_seat),
+                        # As the live log: whose time ran out, before the resolution's events.
+                        "events": [*timer_marks(timed_out), *events] if k == 0 else events,
                         "view": rules.view(step.state, engine_seat),
                         "proofs": played if k == 0 else [],
                     }
                 )
             if resolved:
-                played = []
+                played, timed_out = [], []
         return {
             "game": rules.info.id,
             "match": number,

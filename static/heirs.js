@@ -15,7 +15,8 @@
 
   function remember() {
     before = { tokens: {}, fills: {}, signs: {}, finds: {} };
-    document.querySelectorAll(".hx-board .hx-find-glyph").forEach(function (glyph) {
+    // Not a copy kept from the frame before (it is gone from this one too): once is enough.
+    document.querySelectorAll(".hx-board .hx-find-glyph:not(.leaving)").forEach(function (glyph) {
       before.finds[glyph.parentNode.dataset.field] = glyph.cloneNode(true);
     });
     document.querySelectorAll(".hx-board .hx-heir-token").forEach(function (t) {

@@ -488,6 +488,11 @@
     flash.classList.add("show");
     setTimeout(function () { flash.classList.remove("show"); }, 5000);
   });
+  // A notice that says something once (a come-back's new PIN) goes after its seconds.
+  document.querySelectorAll("[data-hide-after]").forEach(function (notice) {
+    setTimeout(function () { notice.classList.remove("show"); },
+               1000 * parseFloat(notice.dataset.hideAfter));
+  });
   document.addEventListener("click", function (evt) {
     var dismiss = evt.target.closest && evt.target.closest("[data-dismiss]");
     if (dismiss) { dismiss.parentElement.classList.remove("show"); }

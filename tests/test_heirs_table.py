@@ -50,6 +50,7 @@ PUBLIC_EVENTS = {
     "colour", "dawn", "dusk", "comet", "step", "move", "shadow_path", "settle", "scout",
     "find_taken", "shard_taken", "battle", "retreat", "conquer", "plunder", "sign",
     "trick_public", "axis", "fall", "end",
+    "timed_out",  # the log's mark of a seat whose time ran out: the room saw it (H5.4)
 }  # fmt: skip
 
 Frame = dict[str, Any]

@@ -17,6 +17,8 @@ from sqlmodel import Session, col, select
 from app.config import Settings
 from app.main import create_app
 from app.models import OrderLog
+from engine.core import Rng
+from engine.registry import get_rules
 from tests.clock import ManualClock
 from tests.live import current_match, live_room, room_service
 from tests.play import auth
@@ -227,8 +229,13 @@ def test_h5_4_a_seat_hears_that_its_time_ran_out_until_it_seals_again(
         return [me(client, code, token)["time_ran_out"] for token in tokens]
 
     def timed_out_by_round(client: TestClient) -> dict[int, list[int]]:
+        """The seats the log marks as timed out, by round (the marks open the resolution)."""
         history = board(client, code)["history"]
-        return {entry["round"]: entry["timed_out"] for entry in history if entry["timed_out"]}
+        marked = {
+            entry["round"]: [e["data"]["seat"] for e in entry["events"] if e["kind"] == "timed_out"]
+            for entry in history
+        }
+        return {number: seats for number, seats in marked.items() if seats}
 
     def next_round(client: TestClient, version: int) -> dict[str, Any]:
         return wait_until(
@@ -421,3 +428,40 @@ def test_the_lobby_of_a_turn_game_offers_the_timer(timed: TestClient, game: str)
     assert "Sealing timer: 90 s" in timed.get(f"/b/{code}").text
     timed.cookies.clear()
     assert 'data-testid="lobby-timer"' not in timed.get(f"/b/{code}").text, "the host's only"
+
+
+def test_a_replay_tells_whose_time_ran_out_where_it_did(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    """Watch again: the replay's steps carry the log's mark of the timer's move, at the first
+    step of the resolution it played, and the replay's log tells it."""
+    created = timed.post(
+        "/api/rooms", json={"game": "hidden_leaders", "options": {"timer": TIMER}}
+    ).json()
+    code, host = created["code"], created["host_token"]
+    tokens = [
+        timed.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in NAMES[:2]
+    ]
+    start(timed, code, host)
+    first = board(timed, code)
+    late = first["to_act"][0]
+    clock.advance(TIMER)  # the first seat to play runs out of time: its default is played
+    wait_until(timed, code, lambda v: v["version"] > first["version"], "the default move")
+    rules, rng = get_rules("hidden_leaders"), Rng(3)
+    while (now := board(timed, code))["status"] != "finished":
+        seat = now["to_act"][0]
+        order = rules.random_order(current_match(live_room(timed, code)).state, seat, rng)
+        sealed = timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
+        assert sealed.is_success, sealed.text
+        wait_until(timed, code, lambda v, n=now["version"]: v["version"] > n, "the move")
+    replay = timed.get(f"/api/rooms/{code}/matches/1/replay").json()
+    marks = [
+        (index, event["data"]["seat"])
+        for index, step in enumerate(replay["steps"])
+        for event in step["events"]
+        if event["kind"] == "timed_out"
+    ]
+    assert marks == [(1, late)], marks
+    assert replay["steps"][1]["events"][0]["kind"] == "timed_out"
+    page = timed.get(f"/b/{code}/replay/1?step=1").text
+    assert f"Time ran out for {NAMES[late]}: the default move was played." in page

@@ -1081,6 +1081,7 @@ def test_a_phone_come_back_with_its_pin_is_told_the_seat_s_new_pin_once(
     assert shown is not None and shown.group(1) != pin
     assert f'data-testid="seat-pin">{shown.group(1)}<' in back.text
     assert "Vítej zpátky, Bob." in unescape(back.text)
+    assert re.search(r'data-testid="new-pin" data-hide-after="30"', back.text), "for 30 s only"
     again = client.get(f"/r/{code}")
     assert again.status_code == 200 and 'data-testid="seat-pin"' in again.text
     assert 'data-testid="new-pin"' not in again.text, "the greeting is said once"

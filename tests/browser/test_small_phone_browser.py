@@ -47,6 +47,7 @@ def test_hidden_leaders_rows_fit_a_small_phone(
         for name in ("Ann", "Ben")
     ]
     assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    picked = 0
     for token in tokens:
         context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
         context.add_cookies([{"name": f"pecet_seat_{code}", "value": token, "url": base}])
@@ -61,9 +62,11 @@ def test_hidden_leaders_rows_fit_a_small_phone(
             page.locator(".pick").nth(2).click()
             covered: list[str] = page.evaluate(COVERED_NAMES_JS)
             assert covered == [], f"the raised cards cover their slots' names: {covered}"
+            picked += 1
         seat = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()["you"]["seat"]
         keep_screenshot(page, artifacts / f"hidden-leaders-phone-360-{seat}.png", full_page=True)
         context.close()
+    assert picked == 1, "the seat to play picked two heroes"
 
 
 # Whether the name is drawn whole: neither cut by its box (a second line clamped away, an
