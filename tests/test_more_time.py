@@ -465,3 +465,32 @@ def test_a_replay_tells_whose_time_ran_out_where_it_did(
     assert replay["steps"][1]["events"][0]["kind"] == "timed_out"
     page = timed.get(f"/b/{code}/replay/1?step=1").text
     assert f"Time ran out for {NAMES[late]}: the default move was played." in page
+
+
+def test_a_round_robin_names_the_seat_whose_time_ran_out(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    """In a night's round robin a match seats two of three: the game's own seats are not the
+    room's. The note names the room seat the timer played for, and its phone reads "you"."""
+    created = timed.post(
+        "/api/rooms",
+        json={"game": "hidden_leaders", "options": {"timer": TIMER}, "tournament": {"count": 1}},
+    ).json()
+    code, host = created["code"], created["host_token"]
+    tokens = [
+        timed.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in NAMES
+    ]
+    start(timed, code, host)
+    first = board(timed, code)
+    players = [p["seat"] for p in first["players"]]
+    assert players != [0, 1], "the first pairing is not the room's first two seats"
+    late = first["to_act"][0]
+    clock.advance(TIMER)
+    wait_until(timed, code, lambda v: v["version"] > first["version"], "the default move")
+    told = f"Time ran out for {NAMES[late]}: the default move was played."
+    assert told in timed.get(f"/b/{code}").text
+    timed.cookies.set(f"pecet_seat_{code}", tokens[late])
+    assert "Time ran out for you: your default move was played." in timed.get(f"/r/{code}").text
+    other = next(seat for seat in players if seat != late)
+    timed.cookies.set(f"pecet_seat_{code}", tokens[other])
+    assert told in timed.get(f"/r/{code}").text
