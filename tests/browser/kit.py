@@ -201,3 +201,14 @@ def axe_violations(page: Page, impacts: tuple[str, ...] = SERIOUS_IMPACTS) -> li
         page.add_script_tag(url=script_url)
     found: list[dict[str, Any]] = page.evaluate(AXE_RUN_JS)
     return [AxeViolation(**item) for item in found if item["impact"] in impacts]
+
+
+# What of the Heirs end panel lies below its visible box (it scrolls; a TV is not scrolled from
+# the couch): its table's rows, the ready chips, the host's buttons, "Watch again".
+HEIRS_END_CUT_JS = """() => {
+  const end = document.querySelector('[data-testid=ending]');
+  const box = end.getBoundingClientRect();
+  return [...end.querySelectorAll('tr, .ready-chip, .button, [data-testid=watch-again]')]
+    .filter(el => el.getBoundingClientRect().bottom > box.bottom + 0.5)
+    .map(el => el.textContent.trim().slice(0, 30));
+}"""

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.browser.ergonomics import SETTLE_JS, heirs_map, in_view, small_text
-from tests.browser.kit import BOARD_SIZE, keep_screenshot, launch
+from tests.browser.kit import BOARD_SIZE, HEIRS_END_CUT_JS, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, set_option
 from tests.browser.test_reveal_browser import api_seal, auth, board_json, seat_token
 from tests.conftest import ServerProcess, running_server
@@ -246,6 +246,11 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
                 expect(page.locator("[data-testid=history] li").last).to_be_in_viewport()
                 faults += screen_faults(page, f"{lang} end")
                 faults += table_faults(page, "[data-testid=ending]", council, f"{lang} TV table")
+                # The end panel holds its table, the ready line and "Watch again" without
+                # scrolling: a TV is not scrolled from the couch.
+                cut = page.evaluate(HEIRS_END_CUT_JS)
+                if cut:
+                    faults.append(f"{lang} end: scrolled out of the end panel: {cut}")
             expect(board.locator("[data-testid=history] li").last).to_contain_text("The game ends")
             expect(anna.locator("[data-testid=phone-ending]")).to_be_visible(timeout=TIMEOUT_MS)
             keep_screenshot(anna, shots / "end-phone-en.png", full_page=True)

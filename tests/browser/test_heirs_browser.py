@@ -15,7 +15,14 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch, watch_frames
+from tests.browser.kit import (
+    BOARD_SIZE,
+    HEIRS_END_CUT_JS,
+    PHONE_SIZE,
+    keep_screenshot,
+    launch,
+    watch_frames,
+)
 from tests.conftest import ServerProcess
 
 TIMEOUT_MS = 15_000
@@ -283,7 +290,9 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                     expect(heir).to_have_class(re.compile(r"\b(sealed|fallen)\b"))
             ending = board.locator("[data-testid=ending]")
             expect(ending).to_be_visible(timeout=60_000)
+            expect(ending.locator("[data-testid=watch-again]")).to_be_visible()
             keep_screenshot(board, artifacts / "heirs-board-end.png")
+            assert board.evaluate(HEIRS_END_CUT_JS) == [], "six heirs' end runs past its panel"
             # A kicked phone's seat is gone (1008): it forgets the seat's token and is sent
             # straight back to this room's join page, its "Come back to my seat" form open
             # with the name filled in (no attempt to restore the dead seat).
