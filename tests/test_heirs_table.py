@@ -624,3 +624,38 @@ def test_a_pedestal_where_the_heir_stays_says_so() -> None:
         "Podstavec 3: zůstáváš na místě.",
         "Soumrak 1. kola: vojáci dostávají žold.",
     ]
+
+
+def test_h11_7_an_unknown_caster_is_not_told_by_its_pedestal() -> None:
+    """A Curse or Bribery that does not give its caster away reads "an unknown sibling"; told
+    in the caster's own step, under "Pedestal 3: Bot 1", it named the caster after all. It is
+    told at Dusk, to the board and to its target; one that gives the caster away stays in the
+    caster's step. (Its effect is not delayed: battles later in the pass meet the soldiers it
+    moved.)"""
+    told = {"unknown": 0, "named": 0}
+    styles = RULES.info.bot_styles
+    for seed in range(12):
+        state = RULES.setup(5, seed, {})
+        while RULES.outcome(state) is None:
+            for seat in range(5):
+                if RULES.prompt(state, seat) is not None:
+                    order = RULES.bot_order(state, seat, styles[seat % len(styles)])
+                    state = RULES.submit(state, seat, order)
+            if not RULES.ready(state):
+                continue
+            steps = RULES.resolve_steps(state)
+            for step in steps:
+                opening = step.events[0] if step.events else None
+                for event in step.events:
+                    if event.kind not in ("trick_public", "trick_on_you"):
+                        continue
+                    assert opening is not None
+                    if event.data["caster"] is None:
+                        told["unknown"] += 1
+                        assert opening.kind == "dusk", (seed, opening, event)
+                    else:
+                        told["named"] += 1
+                        assert opening.kind == "step", (seed, opening, event)
+                        assert opening.data["seat"] == event.data["caster"]
+            state = steps[-1].state
+    assert told["unknown"] and told["named"], told

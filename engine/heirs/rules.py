@@ -7,7 +7,7 @@ Rule numbers in comments refer to ``/work/shared/rules/heirs.md``. Seats are 0-b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +68,9 @@ class PassContext:
     spies: dict[int, set[int]] = field(default_factory=dict)
     """Target seat -> seats whose Spy on it worked this round (they see its battles)."""
     pedestal: dict[int, int] = field(default_factory=dict)
+    untold: list[Event] = field(default_factory=list)
+    """A Curse or Bribery whose caster stays unknown (H11.7), told at Dusk: told in the
+    caster's own step, under its pedestal, it would name the caster after all."""
 
 
 class Step:
@@ -233,6 +236,9 @@ class Step:
         if card_id == "bribery":
             self.heir.soldiers += moved
         caster = self.seat if exposed else None
+        # What the target and the board are told: at once if it names the caster, else at
+        # Dusk (H11.7 "an unknown sibling"; the effect itself is not delayed).
+        telling = self.events if exposed else self.ctx.untold
         self.private(
             "trick",
             {
@@ -243,7 +249,7 @@ class Step:
                 "exposed": exposed,
             },
         )
-        self.events.append(
+        telling.append(
             Event(
                 "trick_on_you",
                 {
@@ -257,7 +263,9 @@ class Step:
             )
         )
         if not reflected:
-            self.public("trick_public", {"card": card_id, "target": target_seat, "caster": caster})
+            telling.append(
+                Event("trick_public", {"card": card_id, "target": target_seat, "caster": caster})
+            )
 
     def retinue(self) -> None:
         """Part 3: recruit soldiers for people, up to the cap taken now (H9.2, H21)."""
@@ -1114,9 +1122,11 @@ class HeirsEngine:
             if on_step is not None:
                 st.rng = rng.state
                 on_step(st, first)
-        if until != "pass":
+        if until == "pass":
+            events.extend(ctx.untold)
+        else:
             first = len(events)
-            self.dusk(st, events, rng, next_dawn=False)
+            self.dusk(st, events, rng, next_dawn=False, untold=ctx.untold)
             if on_step is not None:
                 st.rng = rng.state
                 on_step(st, first)
@@ -1397,9 +1407,18 @@ class HeirsEngine:
 
     # -- Dusk (H4.6, H16, H18, H19) --------------------------------------------------------
 
-    def dusk(self, st: HeirsState, events: list[Event], rng: Rng, next_dawn: bool = True) -> None:
-        # Public: the board shows Dusk as a step of its own (H23), seals cleared by it.
+    def dusk(
+        self,
+        st: HeirsState,
+        events: list[Event],
+        rng: Rng,
+        next_dawn: bool = True,
+        untold: Sequence[Event] = (),
+    ) -> None:
+        # Public: the board shows Dusk as a step of its own (H23), seals cleared by it; it
+        # opens with the pass's tricks whose casters stay unknown (PassContext.untold).
         events.append(Event("dusk", {"round": st.round}))
+        events.extend(untold)
         free, group, deserters = (
             self.pay["free_soldiers"],
             self.pay["group"],
