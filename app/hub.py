@@ -63,7 +63,10 @@ class Connection:
     lang: str = "en"
     host: bool = False
     seat: int | None = None
-    """The room seat of a phone while it is connected (the board shows who is away)."""
+    """The room seat of a phone when it connected."""
+    seat_row: int | None = None
+    """The database row of that seat: what its presence is counted on (the board shows who
+    is away). A seat keeps its row when the host moves it in the lobby, not its number."""
     room: LiveRoom | None = None
     seen: int = -1
     """The room's change (``LiveRoom.changes``) whose view this socket has been sent (or
@@ -129,8 +132,8 @@ class Hub:
             self.service.board_socket(live, opened=True)
         seat = None if connection.is_board else live.seat_by_hash(connection.token_hash)
         if seat is not None:
-            connection.seat = seat.position
-            self.service.phone_socket(live, seat.position, opened=True)
+            connection.seat, connection.seat_row = seat.position, seat.row_id
+            self.service.phone_socket(live, seat.row_id, opened=True)
 
     def disconnect(self, connection: Connection) -> None:
         connections = self._rooms.get(connection.code)
@@ -143,8 +146,8 @@ class Hub:
             return
         if connection.is_board:
             self.service.board_socket(connection.room, opened=False)
-        elif connection.seat is not None:
-            self.service.phone_socket(connection.room, connection.seat, opened=False)
+        elif connection.seat_row is not None:
+            self.service.phone_socket(connection.room, connection.seat_row, opened=False)
 
     def count(self, code: str) -> int:
         return len(self._rooms.get(code, ()))

@@ -493,9 +493,10 @@ class RoomService:
             self.changed(live)  # the old phone's sockets learn their token is gone
             return Seated(seat.position, token, pin)
 
-    def phone_socket(self, live: LiveRoom, position: int, opened: bool) -> None:
-        """The hub tells of a phone socket opening or closing: the board shows who is away."""
-        seat = next((s for s in live.seats if s.position == position), None)
+    def phone_socket(self, live: LiveRoom, row_id: int, opened: bool) -> None:
+        """The hub tells of a phone socket opening or closing, by its seat's database row (a
+        seat the host moved keeps its row): the board shows who is away."""
+        seat = next((s for s in live.seats if s.row_id == row_id), None)
         if seat is None:
             return
         seat.sockets = max(0, seat.sockets + (1 if opened else -1))

@@ -431,3 +431,32 @@ def test_a_night_of_all_three_games_for_four_bots_through_a_real_server(
         assert games.count("hidden_leaders") >= 6
         places = [row["place"] for row in tournament["standings"]]
         assert places == sorted(places) and places[0] == 1
+
+
+def test_presence_follows_a_seat_the_host_moved(quick_away: TestClient) -> None:
+    """Pavel and Quido's phones are open; the host moves Quido up to the first seat, then
+    Pavel's phone closes: Pavel is away, not Quido (the socket counted on the seat's old
+    number, which was Quido's after the move)."""
+    client = quick_away
+    code, host, joined = room_with(client, "heirs", ["Pavel", "Quido"])
+    pavel, quido = (seat["token"] for seat in joined)
+
+    def seats() -> list[dict[str, Any]]:
+        listed: list[dict[str, Any]] = client.get(f"/api/rooms/{code}").json()["seats"]
+        return listed
+
+    with client.websocket_connect(f"/ws/rooms/{code}?token={quido}") as quido_phone:
+        quido_phone.receive_json()
+        with client.websocket_connect(f"/ws/rooms/{code}?token={pavel}") as pavel_phone:
+            pavel_phone.receive_json()
+            moved = client.post(
+                f"/api/rooms/{code}/seats/1/move", json={"to": 0}, headers=auth(host)
+            )
+            assert moved.status_code == 200, moved.text
+            assert [s["name"] for s in seats()] == ["Quido", "Pavel"]
+        now = wait_for(
+            lambda: (listed := seats()) and not listed[1]["connected"] and listed,
+            "Pavel, whose phone closed, to be away",
+        )
+        assert now[0]["name"] == "Quido" and now[0]["connected"], now
+        assert now[0]["away_since"] is None
