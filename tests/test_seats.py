@@ -454,9 +454,11 @@ def test_presence_follows_a_seat_the_host_moved(quick_away: TestClient) -> None:
             )
             assert moved.status_code == 200, moved.text
             assert [s["name"] for s in seats()] == ["Quido", "Pavel"]
-        now = wait_for(
-            lambda: (listed := seats()) and not listed[1]["connected"] and listed,
-            "Pavel, whose phone closed, to be away",
-        )
+
+        def pavel_away() -> list[dict[str, Any]] | None:
+            listed = seats()
+            return None if listed[1]["connected"] else listed
+
+        now = wait_for(pavel_away, "Pavel, whose phone closed, to be away")
         assert now[0]["name"] == "Quido" and now[0]["connected"], now
         assert now[0]["away_since"] is None

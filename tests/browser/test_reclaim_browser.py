@@ -283,6 +283,14 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
                 back = ben.locator("[data-testid=come-back]")
                 back.locator("input[name=pin]").fill(ben_pin)
                 keep_screenshot(ben, artifacts / "reclaim-come-back.png", full_page=True)
+                # The host shows Ben his PIN on the TV; once he has spent it, the TV does not
+                # show his new one in its place.
+                board_pins = board.locator("[data-testid=pins]").first
+                if not board_pins.evaluate("panel => panel.open"):
+                    board_pins.locator("summary").first.click()
+                board_pins.locator("[data-testid=pin-of-1] summary").click()
+                expect(board_pins.locator('[data-testid="pin-1"]')).to_have_text(ben_pin)
+                expect(board_pins.locator('[data-testid="pin-1"]')).to_be_visible()
                 back.locator("[data-testid=come-back-submit]").click()
                 ben.wait_for_url(f"**/r/{code}")
                 expect(ben.locator("[data-testid=heirs-phone]")).to_be_visible()
@@ -296,6 +304,8 @@ def test_a_closed_phone_comes_back_with_name_and_pin(
                 expect(notice).to_be_visible()
                 new_pin = notice.locator("[data-testid=new-pin-digits]").inner_text().strip()
                 assert new_pin.isdigit() and new_pin != ben_pin
+                expect(board_pins.locator('[data-testid="pin-1"]')).to_have_text(new_pin)
+                expect(board_pins.locator('[data-testid="pin-1"]')).to_be_hidden()
                 keep_screenshot(ben, artifacts / "reclaim-new-pin.png")
                 notice.locator("[data-dismiss]").click()
                 expect(notice).to_be_hidden()
