@@ -67,3 +67,19 @@ def test_every_heir_sees_its_map_excerpt_at_the_same_scale(client: TestClient) -
         boxes[field] = [float(n) for n in found.group(1).split()]
     sizes = {field: (box[2], box[3]) for field, box in boxes.items()}
     assert len(set(sizes.values())) == 1, sizes
+
+
+def test_h18_a_fallen_dynasty_s_phone_says_so_and_shows_no_broken_numbers(
+    client: TestClient,
+) -> None:
+    """It read "Sealed — sealed — waiting for 2 others", "Signs 0 of  needed for the Axis"
+    and empty attack and defence boxes: a fallen heir has none of those any more."""
+    code, _host, token = heirs_at_first_orders(client, seed=5)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    state = current_match(live_room(client, code)).state
+    state.heirs[0].fallen = True
+    state.memo.clear()
+    html = client.get(f"/r/{code}").text
+    assert 'data-testid="fallen"' in html and "Your dynasty has fallen" in html
+    assert 'data-testid="sealed"' not in html
+    assert "needed for the Axis" not in html and "attack here" not in html
