@@ -34,7 +34,8 @@ CLOSE_TIMEOUT = 1.0
 
 ERROR_TEXTS = {
     "kicked": "This seat is played elsewhere now: by a bot, or by your own other phone. "
-    "Come back with your name and seat PIN."
+    "Come back with your name and seat PIN.",
+    "removed": "The host removed you from this room. You may join it again.",
 }
 
 HtmlRenderer = Callable[[LiveRoom, JSON, "Connection"], str]
@@ -181,7 +182,8 @@ class Hub:
         number = live.changes
         built = self._view_frame(live, connection, frames)
         if built is None:
-            self._post(connection, self._error_text(live, connection, "kicked"))
+            gone = "removed" if connection.token_hash in live.removed else "kicked"
+            self._post(connection, self._error_text(live, connection, gone))
             self._post(connection, Close(POLICY_VIOLATION, "seat taken over"))
             self.disconnect(connection)
             return

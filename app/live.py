@@ -286,6 +286,9 @@ class LiveRoom:
     ``ROOM_TOUCH_EVERY`` has passed: a seal is one statement fewer)."""
     boards_elsewhere: int = 0
     """Board sockets open for this room in the other processes."""
+    removed: set[str] = field(default_factory=set)
+    """Token hashes of the seats the host removed in the lobby: their phones are told so, not
+    that the seat is played elsewhere (memory only: after a restart they hear the latter)."""
 
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
         return self.seat_by_hash(hash_token(token) if token else None)

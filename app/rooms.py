@@ -602,6 +602,7 @@ class RoomService:
             if in_lobby:
                 _seat_in_order(remaining)
                 live.seats = remaining
+                live.removed.add(target.token_hash)
             else:
                 target.is_bot, target.bot_style, target.token_hash = True, bot_style, token_hash
             self.changed(live)

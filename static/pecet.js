@@ -324,8 +324,11 @@
     if (code === 1008 && body.dataset.joinUrl) {  // the seat is gone: join again
       // Forget its token first, or the join page would try to restore the dead seat.
       try { localStorage.removeItem(seatKey(body.dataset.seatCode)); } catch (e) { /* no storage */ }
-      // The join page then offers "Come back to my seat" with the name filled in.
-      var back = body.dataset.joinUrl + "?back=1&name=" + encodeURIComponent(body.dataset.seatName || "");
+      // The join page then offers "Come back to my seat" with the name filled in; a player
+      // the host removed from the lobby has no seat to come back to, and joins anew.
+      var removed = document.querySelector("#phone-error[data-error-code=removed]");
+      var back = removed ? body.dataset.joinUrl
+        : body.dataset.joinUrl + "?back=1&name=" + encodeURIComponent(body.dataset.seatName || "");
       setTimeout(function () { window.location.href = back; }, 2500);
       return;
     }

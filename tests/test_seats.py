@@ -462,3 +462,44 @@ def test_presence_follows_a_seat_the_host_moved(quick_away: TestClient) -> None:
         now = wait_for(pavel_away, "Pavel, whose phone closed, to be away")
         assert now[0]["name"] == "Quido" and now[0]["connected"], now
         assert now[0]["away_since"] is None
+
+
+def test_a_phone_the_host_removes_in_the_lobby_is_told_so(client: TestClient) -> None:
+    """Removed in the lobby, Dan's phone heard "This seat is played elsewhere … come back with
+    your seat PIN", and the come-back then found nobody called Dan: it is told that the host
+    removed it, and may join again. A seat handed to a bot in a game still hears the former."""
+    code, host, joined = room_with(client, "heirs", ["Ann", "Dan"])
+    with client.websocket_connect(f"/ws/rooms/{code}?token={joined[1]['token']}") as dan:
+        assert dan.receive_json()["type"] == "view"
+        assert client.delete(f"/api/rooms/{code}/seats/1", headers=auth(host)).status_code == 200
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while (frame := dan.receive_json())["type"] == "view":
+                pass
+            assert frame["type"] == "error" and frame["code"] == "removed", frame
+            assert frame["detail"] == "The host removed you from this room. You may join it again."
+            dan.receive_json()
+        assert closed.value.code == 1008
+    again = client.post(f"/api/rooms/{code}/seats", json={"name": "Dan"})
+    assert again.status_code == 201, "Dan may join again"
+    with client.websocket_connect(f"/ws/rooms/{code}?token={again.json()['token']}") as dan:
+        dan.receive_json()
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        assert client.delete(f"/api/rooms/{code}/seats/1", headers=auth(host)).status_code == 200
+        with pytest.raises(WebSocketDisconnect):
+            while (frame := dan.receive_json())["type"] in ("view", "log"):
+                pass
+            assert frame["type"] == "error" and frame["code"] == "kicked", frame
+            dan.receive_json()
+
+
+def test_a_removed_phone_s_page_offers_to_join_again_not_to_come_back() -> None:
+    from types import SimpleNamespace
+
+    from app.pages import render_error
+
+    live: Any = SimpleNamespace(game="heirs", code="ABCD")
+    error = {"type": "error", "code": "removed", "detail": "The host removed you from this room."}
+    for lang, words in (("en", "Join again"), ("cs", "Připojit se znovu")):
+        html = render_error(live, error, lang, board=False)
+        assert 'data-testid="removed"' in html and f'<a href="/j/ABCD">{words}</a>' in html
+        assert "back=1" not in html
