@@ -1237,6 +1237,9 @@ def _refusal_texts() -> dict[str, str]:
         "bad_time": i18n.gettext("More time is ×1.5, ×2 or ×3, or no limit."),
         "bot_seat": i18n.gettext("A bot needs no more time."),
         "bad_options": i18n.gettext("Those settings do not fit this game."),
+        "too_many_players": i18n.gettext(
+            "Too many players for this game: remove some, or set up a tournament night."
+        ),
     }
 
 

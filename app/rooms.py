@@ -784,12 +784,19 @@ class RoomService:
         async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("This game has already started.", code="started")
-            least = live.seat_limits()[0]
+            least, most = live.seat_limits()
             if len(live.seats) < least:
                 raise Conflict(
                     f"{live.rules.info.name} needs at least {least} players; "
                     f"{len(live.seats)} joined so far.",
                     code="too_few_players",
+                )
+            if len(live.seats) > most:
+                # The room filled up for a tournament night the host then called off.
+                raise Conflict(
+                    f"{live.rules.info.name} seats at most {most} players; {len(live.seats)} "
+                    "joined. Remove some, or set up a tournament night.",
+                    code="too_many_players",
                 )
             if live.tournament is not None:
                 live.tournament = self._fix_schedule(live, live.tournament)

@@ -4,9 +4,11 @@ predict, and mixed nights that seat the whole table."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from functools import partial
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -503,3 +505,23 @@ def test_a_removed_phone_s_page_offers_to_join_again_not_to_come_back() -> None:
         html = render_error(live, error, lang, board=False)
         assert 'data-testid="removed"' in html and f'<a href="/j/ABCD">{words}</a>' in html
         assert "back=1" not in html
+
+
+def test_a_night_called_off_with_too_many_players_says_so(client: TestClient) -> None:
+    """Three sat down for a night of Hidden Leaders; the host chose "just one game": the
+    lobby said "Players 3/2" with Start on, and Start answered "Those settings do not fit this
+    game". Start is off, the lobby says what to do, and a start is refused in those words."""
+    code, host, _joined = room_with(
+        client, "hidden_leaders", ["Ann"], bots=2, tournament={"count": 1}
+    )
+    one = client.post(
+        f"/api/rooms/{code}/tournament", json={"tournament": None}, headers=auth(host)
+    )
+    assert one.status_code == 200, one.text
+    refused = client.post(f"/api/rooms/{code}/start", headers=auth(host))
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_players"
+    assert "seats at most 2 players; 3 joined" in refused.json()["detail"]
+    client.cookies.set(f"pecet_host_{code}", host)
+    lobby = client.get(f"/b/{code}").text
+    assert re.search(r'data-testid="start" disabled', lobby)
+    assert "One player too many for Hidden Leaders Duel: remove one" in unescape(lobby)
