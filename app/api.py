@@ -392,10 +392,11 @@ class SeatView(RoomView):
         "time ran out (the sealing timer sealed it); null once the seat seals again or another "
         "resolution comes (in a game of turns, the next move), or if it sealed its own.",
     )
-    sealed_by_bot: bool = Field(
-        default=False,
-        description="This seat's sealed order not yet played was sealed by a bot, while the "
-        "seat was handed to one (it stands: a sealed order is final).",
+    sealed_by: Literal["bot", "timer"] | None = Field(
+        default=None,
+        description="Who sealed this seat's order not yet played, if not its player: `bot` "
+        "(the seat was handed to one) or `timer` (its time ran out). It stands: a sealed "
+        "order is final.",
     )
     prediction: dict[str, Any] | None = Field(
         description="The match this watcher may predict now: `match`, `game`, `players`, "

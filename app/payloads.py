@@ -5,7 +5,7 @@ raw state ever leaves the server (a secret never leaves its owner)."""
 from __future__ import annotations
 
 from app.clock import Clock
-from app.live import LiveMatch, LiveRoom, SeatInfo, timer_marks
+from app.live import LiveMatch, LiveRoom, SealedOrder, SeatInfo, timer_marks
 from engine.core import JSON, Event, events_for
 from engine.registry import get_rules
 
@@ -60,11 +60,7 @@ class Payloads:
             patch += [
                 {"op": "replace", "path": "/my_commitment", "value": commitment},
                 {"op": "replace", "path": "/time_ran_out", "value": None},
-                {
-                    "op": "replace",
-                    "path": "/sealed_by_bot",
-                    "value": bool(mine and mine[-1].by_bot),
-                },
+                {"op": "replace", "path": "/sealed_by", "value": _sealed_by(mine)},
                 {
                     "op": "replace",
                     "path": "/prompt",
@@ -202,7 +198,7 @@ class Payloads:
                 history=[],
                 my_commitment=None,
                 time_ran_out=None,
-                sealed_by_bot=False,
+                sealed_by=None,
                 prediction=None,
             )
             return payload
@@ -223,7 +219,7 @@ class Payloads:
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
         payload["time_ran_out"] = None if mine else _time_ran_out(match, seat.position)
-        payload["sealed_by_bot"] = bool(mine and mine[-1].by_bot)
+        payload["sealed_by"] = _sealed_by(mine)
         payload["prediction"] = self._prediction_offer(live, seat)
         if engine_seat is not None:  # its own countdown: the host may give it more time
             deadline = match.deadline_for(seat.time_factor)
@@ -344,6 +340,14 @@ class Payloads:
             "commitments": commitments,
             "reveals": reveals,
         }
+
+
+def _sealed_by(mine: list[SealedOrder]) -> str | None:
+    """Who sealed the seat's order not yet played, if not its player: "bot" (the seat was
+    handed to one) or "timer" (its time ran out, H5.4)."""
+    if not mine:
+        return None
+    return "bot" if mine[-1].by_bot else "timer" if mine[-1].by_timer else None
 
 
 def _time_ran_out(match: LiveMatch, position: int) -> int | None:

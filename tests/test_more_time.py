@@ -113,6 +113,12 @@ def test_h5_4_the_seat_with_more_time_is_sealed_at_its_own_deadline_the_others_a
     view = wait_until(timed, code, lambda v: v["to_act"] == [1], "the others to be sealed")
     assert sorted(timer_orders(timed, code, version)) == [0, 2]
     assert datetime.fromisoformat(view["deadline"]) == mine, "the board counts down to hers"
+    # The phones sealed for by the timer say so while the round waits for the last one.
+    assert [me(timed, code, token)["sealed_by"] for token in tokens] == ["timer", None, "timer"]
+    timed.cookies.set(f"pecet_seat_{code}", tokens[0])
+    sealed = timed.get(f"/r/{code}").text
+    assert 'data-testid="sealed-by-timer"' in sealed
+    assert "Time ran out: your default order was sealed for you." in sealed
     clock.advance(TIMER - 0.1)
     assert board(timed, code)["to_act"] == [1], "not yet: it has twice the time"
     clock.advance(0.1)

@@ -153,7 +153,7 @@ def test_what_a_bot_sealed_for_a_seat_taken_back_is_told_after_a_restart(
         assert back.status_code == 200
     with TestClient(create_app(settings)) as client:  # rebuilt from the order log
         ben = client.get(f"/api/rooms/{code}/me", headers=auth(back.json()["token"])).json()
-        assert ben["prompt"] is None and ben["sealed_by_bot"] is True
+        assert ben["prompt"] is None and ben["sealed_by"] == "bot"
 
 
 def test_a_name_typed_without_its_accents_finds_its_seat(client: TestClient) -> None:
@@ -206,13 +206,9 @@ def test_a_seat_handed_to_a_bot_is_taken_back_with_the_pin(client: TestClient) -
     # Ben's phone finds the setup the bot sealed for him, and says whose it was.
     ben = back.json()["token"]
     me = client.get(f"/api/rooms/{code}/me", headers=auth(ben)).json()
-    assert me["prompt"] is None and me["sealed_by_bot"] is True
-    assert (
-        client.get(f"/api/rooms/{code}/me", headers=auth(joined[0]["token"])).json()[
-            "sealed_by_bot"
-        ]
-        is False
-    ), "Ann sealed nothing yet"
+    assert me["prompt"] is None and me["sealed_by"] == "bot"
+    ann = client.get(f"/api/rooms/{code}/me", headers=auth(joined[0]["token"])).json()
+    assert ann["sealed_by"] is None, "Ann sealed nothing yet"
     client.cookies.set(f"pecet_seat_{code}", ben)
     page = client.get(f"/r/{code}").text
     assert 'data-testid="sealed-by-bot"' in page
@@ -222,7 +218,7 @@ def test_a_seat_handed_to_a_bot_is_taken_back_with_the_pin(client: TestClient) -
     assert client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(ann)).is_success
     # The next decision is Ben's own again: the bot does not seal it.
     me = client.get(f"/api/rooms/{code}/me", headers=auth(ben)).json()
-    assert me["prompt"]["kind"] == "orders" and me["sealed_by_bot"] is False
+    assert me["prompt"]["kind"] == "orders" and me["sealed_by"] is None
     assert 'data-testid="sealed-by-bot"' not in client.get(f"/r/{code}").text
     time.sleep(0)  # the bots had their turn on the loop; Ben's order is still open
     assert HEIRS.prompt(current_match(live).state, 1) is not None
