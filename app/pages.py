@@ -1743,7 +1743,7 @@ def render_replay_step(
         context = screen_context(game, payload, lang, board=True, replay=True)
     with i18n.use_language(lang):
         seat_of = context["you"]["player"] if phone else None
-        step_lines = screens_for(game).log_lines(facts["events"], payload, seat_of)
+        step_lines = round_lines(game, facts["events"], payload, seat_of)
         labels = {r["round"]: screens_for(game).round_label(r["round"]) for r in facts["rounds"]}
     return render(
         "fragments/replay_step.html",

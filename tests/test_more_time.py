@@ -470,7 +470,11 @@ def test_a_replay_tells_whose_time_ran_out_where_it_did(
     assert marks == [(1, late)], marks
     assert replay["steps"][1]["events"][0]["kind"] == "timed_out"
     page = timed.get(f"/b/{code}/replay/1?step=1").text
-    assert f"Time ran out for {NAMES[late]}: the default move was played." in page
+    told = f"Time ran out for {NAMES[late]}: the default move was played."
+    assert told in page
+    # Also in the step's own lines beside the board, not only in the log.
+    steps = page[page.index('class="rp-step-lines"') :]
+    assert told in steps[: steps.index("</ol>")]
 
 
 def test_a_round_robin_names_the_seat_whose_time_ran_out(
