@@ -36,6 +36,12 @@ TIMEOUT_MS = 20_000
 STEP_SECONDS = 0.5
 """Slow enough that a sample sees most steps, fast enough for 6 rounds in well under a minute."""
 
+# Bot tags ("bot · Pljačkaš") that reach past their name's column, under the Signs beside it.
+BOT_TAG_WIDER_JS = """() => [...document.querySelectorAll('.hx-heir-name .bot-tag')]
+  .filter(tag => tag.getBoundingClientRect().right >
+                 tag.closest('.hx-heir-name').getBoundingClientRect().right + 0.5)
+  .map(tag => tag.textContent.trim())"""
+
 NEWEST_LINE_JS = """() => {
   const box = document.querySelector('[data-testid=history] .log-scroll');
   const lines = box ? box.querySelectorAll('li') : [];
@@ -229,6 +235,9 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
                 if samples % 8 == 1:
                     for page, lang in ((board, "en"), (czech, "cs")):
                         faults += screen_faults(page, f"{lang} round {shown['round']}")
+                        wide = page.evaluate(BOT_TAG_WIDER_JS)
+                        if wide:
+                            faults.append(f"{lang}: bot tags past their names' column: {wide}")
                 if shown["marked"] and not battle_shot:
                     battle_shot = True
                     keep_screenshot(board, shots / "battle-en.png")
