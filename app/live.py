@@ -114,6 +114,13 @@ TIMED_OUT = "timed_out"
 sealing timer sealed: its default was played (H5.4). Public: the room saw the clock run out."""
 
 
+def timed_out_seats(orders: Iterable[tuple[int, bool]]) -> tuple[int, ...]:
+    """The engine seats whose order the sealing timer sealed, of a resolution's orders given
+    as ``(engine seat, by_timer)``: the one reading of "whose time ran out" for the live
+    match, a match loaded from the database and a replay."""
+    return tuple(sorted({seat for seat, by_timer in orders if by_timer}))
+
+
 def timer_marks(seats: Iterable[int]) -> list[JSON]:
     """The log's marks, before a resolution's events, of the seats whose time ran out in it."""
     return [{"kind": TIMED_OUT, "data": {"seat": seat}} for seat in sorted(set(seats))]
@@ -546,10 +553,8 @@ def live_match_of(
             first_seq=r.first_seq,
             last_seq=r.last_seq,
             events=[Event.from_json(e) for e in r.events],
-            timed_out=tuple(
-                sorted(
-                    {o.seat for o in orders if o.by_timer and r.first_seq <= o.seq <= r.last_seq}
-                )
+            timed_out=timed_out_seats(
+                (o.seat, o.by_timer) for o in orders if r.first_seq <= o.seq <= r.last_seq
             ),
         )
         for r in history

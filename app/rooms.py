@@ -50,6 +50,7 @@ from app.live import (
     night_seat_limits,
     players_of,
     seat_info_of,
+    timed_out_seats,
     timer_marks,
 )
 from app.models import Match, OrderLog, Prediction, Resolution, Room, Seat, utcnow
@@ -1029,15 +1030,9 @@ class RoomService:
                 first_seq=match.resolved_seq() + 1,
                 last_seq=seq,
                 events=events,
-                timed_out=tuple(
-                    sorted(
-                        {
-                            match.players.index(o.position)
-                            for o in match.pending_orders()
-                            if o.by_timer
-                        }
-                        | ({engine_seat} if by_timer else set())
-                    )
+                timed_out=timed_out_seats(
+                    (match.players.index(o.position), o.by_timer)
+                    for o in [*match.pending_orders(), sealed]
                 ),
             )
         outcome = rules.outcome(state)
@@ -1247,7 +1242,7 @@ class RoomService:
         names = {position: s.name for position, s in seats.items()}
         steps: list[JSON] = []
         played: list[JSON] = []
-        timed_out: list[int] = []
+        resolving: list[OrderLog] = []
         logged = [(o.seat, o.order) for o in orders]
         for index, state, resolved in replay_resolutions(
             rules, match.seats, match.seed, game_options(match.options), logged
@@ -1258,8 +1253,7 @@ class RoomService:
                 )
                 continue
             entry = orders[index]
-            if entry.by_timer:
-                timed_out.append(entry.seat)
+            resolving.append(entry)
             played.append(
                 {
                     "seat": players[entry.seat],
@@ -1269,19 +1263,20 @@ class RoomService:
                     "order": entry.order,
                 }
             )
+            # As the live log: whose time ran out, before the resolution's events.
+            marks = timer_marks(timed_out_seats((o.seat, o.by_timer) for o in resolving))
             for k, step in enumerate(resolved):
                 events = events_for(step.events, engine_seat)
                 steps.append(
                     {
                         "round": step.round,
-                        # As the live log: whose time ran out, before the resolution's events.
-                        "events": [*timer_marks(timed_out), *events] if k == 0 else events,
+                        "events": [*marks, *events] if k == 0 else events,
                         "view": rules.view(step.state, engine_seat),
                         "proofs": played if k == 0 else [],
                     }
                 )
             if resolved:
-                played, timed_out = [], []
+                played, resolving = [], []
         return {
             "game": rules.info.id,
             "match": number,
