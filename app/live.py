@@ -297,6 +297,12 @@ class LiveRoom:
     """Token hashes of the seats the host removed in the lobby: their phones are told so, not
     that the seat is played elsewhere (memory only: after a restart they hear the latter)."""
 
+    def bot_styles(self) -> tuple[str, ...]:
+        """The styles a bot of this room may take: the table's game's and, on a night, each
+        of its games' (a bot plays a game's default where its style is not that game's)."""
+        games = [self.game, *(self.tournament.games if self.tournament else ())]
+        return tuple(dict.fromkeys(style for g in games for style in get_rules(g).info.bot_styles))
+
     def seat_by_token(self, token: str | None) -> SeatInfo | None:
         return self.seat_by_hash(hash_token(token) if token else None)
 

@@ -712,11 +712,32 @@ def night_context(payload: Mapping[str, Any]) -> JSON:
 # ------------------------------------------------------------------ fragments
 
 
-def bot_style_names(game_context: Mapping[str, Any]) -> dict[str, str]:
-    """A bot style's short name for the seat's bot tag: the game's picker labels read
-    "Name — what it plays for"; a game with one style names none."""
-    styles = game_context.get("bot_styles") or []
-    return {str(style): str(label).split(" — ")[0] for style, label in styles}
+def bot_style_groups(game: str, payload: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The host's choice of bot style, ``[(game name, [(style, label)])]``: in the lobby of a
+    night every game of the night that has several styles (a bot keeps its style for the
+    game it was chosen in and plays the others' default), else the game on the table's,
+    unnamed (``""``). Call inside ``i18n.use_language``."""
+    tournament = payload.get("tournament") or {}
+    if payload.get("status") == "lobby" and tournament.get("games"):
+        games = list(dict.fromkeys(str(g) for g in tournament["games"]))
+    else:
+        games = [game]
+    groups = [(g, screens_for(g).bot_style_labels()) for g in games]
+    # Styles named under their game's name unless they are the table's game's alone.
+    named = [(g, labels) for g, labels in groups if labels]
+    if [g for g, _labels in named] == [game]:
+        return [("", named[0][1])]
+    return [(screens_for(g).name(), labels) for g, labels in named]
+
+
+def bot_style_names(groups: list[tuple[str, list[Any]]]) -> dict[str, str]:
+    """A bot style's short name for the seat's bot tag: the picker's labels read "Name —
+    what it plays for"; a game with one style names none."""
+    return {
+        str(style): str(label).split(" — ")[0]
+        for _game, labels in groups
+        for style, label in labels
+    }
 
 
 def with_shown_names(payload: JSON) -> JSON:
@@ -751,10 +772,12 @@ def screen_context(
         log = log_context(game, shown, seat, replay=replay)
         night = night_context(shown)
         lobby = night_lobby(game, shown)
+        bot_styles = bot_style_groups(game, shown)
     context: JSON = {
         "room": shown,
         "game": game,
-        "bot_style_names": bot_style_names(game_context),
+        "bot_style_groups": bot_styles,
+        "bot_style_names": bot_style_names(bot_styles),
         **game_context,
         **log,
         **night,

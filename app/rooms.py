@@ -519,8 +519,8 @@ class RoomService:
     async def add_bot(self, code: str, host_token: str | None, style: str | None = None) -> int:
         live = await self.room(code)
         self._require_host(live, host_token)
-        styles = live.rules.info.bot_styles
-        style = style or styles[0]
+        styles = live.bot_styles()
+        style = style or live.rules.info.bot_styles[0]
         if style not in styles:
             raise Invalid(f"Unknown bot style {style!r}. Choose one of: {', '.join(styles)}.")
         async with self.hold(live):

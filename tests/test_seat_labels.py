@@ -111,3 +111,45 @@ def test_a_seat_handed_to_a_bot_is_a_bot_with_a_style(client: TestClient) -> Non
     tagged = [row for row in heir_rows if 'data-testid="bot-tag"' in row]
     assert len(heir_rows) == 2 and len(tagged) == 1
     assert "Ben" in tagged[0] and "Expander" in tagged[0]
+
+
+def test_a_night_that_opens_with_a_duel_offers_the_styles_of_its_later_games(
+    client: TestClient,
+) -> None:
+    """A night of Hidden Leaders then Heirs is hosted from the Hidden Leaders lobby, whose game
+    has one bot style: the picker offers Heirs' styles under Heirs' name, and a bot keeps the
+    style for Heirs' match (it plays the duel's default before that)."""
+    created = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, token = created["code"], created["host_token"]
+    host = {"Authorization": f"Bearer {token}"}
+    night = {"tournament": {"games": ["hidden_leaders", "heirs"]}}
+    assert client.post(f"/api/rooms/{code}/tournament", json=night, headers=host).is_success
+    client.cookies.set(f"pecet_host_{code}", token)
+    lobby = client.get(f"/b/{code}").text
+    picker = lobby[lobby.index('data-testid="bot-style"') : lobby.index("</select>")]
+    assert re.findall(r'<optgroup label="([^"]+)">', picker) == ["Heirs of the Axis"]
+    assert re.findall(r'<option value="(\w+)">', picker) == [
+        "expander",
+        "raider",
+        "warlord",
+        "novice",
+    ]
+    raider = client.post(f"/api/rooms/{code}/bots", json={"style": "raider"}, headers=host)
+    assert raider.is_success, raider.text
+    plain = client.post(f"/api/rooms/{code}/bots", headers=host)
+    assert plain.is_success, plain.text
+    unknown = client.post(f"/api/rooms/{code}/bots", json={"style": "pirate"}, headers=host)
+    assert unknown.status_code == 422 and "raider" in unknown.text
+    seats = client.get(f"/api/rooms/{code}").json()["seats"]
+    assert [s["bot_style"] for s in seats] == ["raider", "default"]
+    # In the lobby the tag names the Heirs style the bot will play.
+    assert [tag for *_seat, tag in labels(client.get(f"/b/{code}").text)] == [
+        "bot · Raider",
+        "bot",
+    ]
+
+
+def test_a_single_game_s_picker_names_no_game() -> None:
+    heirs: Any = SimpleNamespace(game="heirs", code="ABCD")
+    html = render_board_view(heirs, styled_lobby("heirs", 6), "en", host=True, join_url="x")
+    assert "<optgroup" not in html

@@ -25,6 +25,10 @@ class GameScreens(Protocol):
     def watch_text(self, number: int | None) -> str:
         """The phone's line while the board plays round (or turn) ``number`` out; translated."""
 
+    def bot_style_labels(self) -> list[tuple[str, str]]:
+        """The host's choice of bot style, ``[(style, "Name — what it plays for")]`` in the
+        engine's order of ``bot_styles``, translated; empty for a game with one style."""
+
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         """Template context from a payload (a view); ``seat`` is ``None`` on the board.
 

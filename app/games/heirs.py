@@ -1379,16 +1379,18 @@ class HeirsScreens:
             "take the Axis."
         )
 
+    def bot_style_labels(self) -> list[tuple[str, str]]:
+        return [
+            ("expander", i18n.gettext("Expander — settles and builds")),
+            ("raider", i18n.gettext("Raider — hunts Signs")),
+            ("warlord", i18n.gettext("Warlord — fights for the last throne")),
+            ("novice", i18n.gettext("Novice — easy")),
+        ]
+
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {
             **table_context(payload, seat),
             "seat_notes": {},
-            "bot_styles": [
-                ("expander", i18n.gettext("Expander — settles and builds")),
-                ("raider", i18n.gettext("Raider — hunts Signs")),
-                ("warlord", i18n.gettext("Warlord — fights for the last throne")),
-                ("novice", i18n.gettext("Novice — easy")),
-            ],
             "board_lobby_hint": i18n.gettext(
                 "Seats run clockwise: move the players so the list matches the table, starting "
                 "anywhere. Each phone picks its colour and character when the game starts."

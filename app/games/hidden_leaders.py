@@ -199,6 +199,9 @@ class HiddenLeadersScreens:
             "2 players · about 20 minutes · recruit heroes in secret, take the stronger army."
         )
 
+    def bot_style_labels(self) -> list[tuple[str, str]]:
+        return []
+
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {
             **table_context(payload, seat),

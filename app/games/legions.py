@@ -807,6 +807,9 @@ class LegionsScreens:
             "recruit heroes, raise 5 banners."
         )
 
+    def bot_style_labels(self) -> list[tuple[str, str]]:
+        return []
+
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         view = payload.get("view") or {}
         notes: dict[int, str] = {}
