@@ -609,3 +609,58 @@ def frame_until(
         if frame["type"] in ("view", "sealed", "step") and condition(view):
             return view
     raise AssertionError("the condition never came")
+
+
+def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
+    show_client: TestClient,
+) -> None:
+    """Legions' turns are shown in steps too (G15: the reveal, the attack, the majorities):
+    while the board plays one out, each phone holds the step's position, no further, and has
+    no decision until the show ends."""
+    client = show_client
+    legions = get_rules("legions")
+    created = client.post("/api/rooms", json={"game": "legions"}).json()
+    code, host = created["code"], created["host_token"]
+    tokens = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"]
+        for n in ("Ann", "Ben")
+    ]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    shows_seen = 0
+    with client.websocket_connect(f"/ws/rooms/{code}/board"):
+        for _decision in range(200):
+            live = live_room(client, code)
+            match = current_match(live)
+            if legions.outcome(match.state) is not None or shows_seen >= 2:
+                break
+            mine = [
+                (seat, token)
+                for seat, token in enumerate(tokens)
+                if legions.prompt(match.state, seat) is not None
+            ]
+            assert mine, "a Legions decision is always a seat's"
+            for seat, token in mine:
+                order = legions.bot_order(match.state, seat)
+                sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+                assert sealed.status_code == 202, sealed.text
+            phones = [
+                client.get(f"/api/rooms/{code}/me", headers=auth(token)).json() for token in tokens
+            ]
+            steps = current_match(live).steps
+            midway = False
+            for seat, phone in enumerate(phones):
+                if phone["show"] is None:  # no show, or it ended between the two reads
+                    continue
+                step = phone["show"]["step"]
+                assert phone["show"]["steps"] == len(steps)
+                expected = json.loads(json.dumps(legions.view(steps[step].state, seat)))
+                assert phone["view"] == expected, "the phone stands at the board's step"
+                assert phone["prompt"] is None and phone["deadline"] is None
+                midway = midway or step < len(steps) - 1
+            # A show read before its last step tells a phone at the step from one ahead.
+            shows_seen += midway
+            wait_for(
+                lambda: client.get(f"/api/rooms/{code}").json()["show"] is None,
+                "the show's end",
+            )
+    assert shows_seen >= 2, "two turns' shows were read before their last step"
