@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess
+from tests.live import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +24,10 @@ SMALL_SCREENS: tuple[ViewportSize, ...] = (
     {"width": 1280, "height": 1024},
 )
 
-OUT_OF_SIGHT_JS = """() => {
-  // What the board draws beyond the screen. What a box that clips or scrolls holds (a log)
-  // is that box's own business: the box itself is measured.
-  const view = document.getElementById('board-view');
+OUT_OF_SIGHT_JS = """(rootId) => {
+  // What the board (or the replay) draws beyond the screen. What a box that clips or
+  // scrolls holds (a log) is that box's own business: the box itself is measured.
+  const view = document.getElementById(rootId);
   const out = [];
   for (const el of view.querySelectorAll('*')) {
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
@@ -57,10 +58,10 @@ def open_board(browser: Browser, base: str, code: str, host: str, size: Viewport
     return page
 
 
-def faults(page: Page, what: str) -> list[str]:
+def faults(page: Page, what: str, root: str = "board-view") -> list[str]:
     size = page.viewport_size
     assert size is not None
-    found: list[str] = page.evaluate(OUT_OF_SIGHT_JS)
+    found: list[str] = page.evaluate(OUT_OF_SIGHT_JS, root)
     return [f"{what} at {size['width']}×{size['height']}: {fault}" for fault in found]
 
 
@@ -103,3 +104,40 @@ def test_the_board_fits_a_smaller_screen_in_the_lobby_and_the_game(
     # is shorter of it.
     wanted = [min(1, s["width"] / 1920, s["height"] / 1080) for s in (*SMALL_SCREENS, BOARD_SIZE)]
     assert zooms == pytest.approx(wanted, abs=1e-3)
+
+
+def test_the_replay_fits_a_smaller_screen_as_the_board_does(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """The TV's replay is the 1920×1080 replay zoomed out, as the board is: before, its
+    controls kept their TV size on a 1366×768 screen and the board took 63 % of the width
+    where it takes 74 % on the TV."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = created["code"], created["host_token"]
+    bearer = {"Authorization": f"Bearer {host}"}
+    for _ in range(2):
+        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
+    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    wait_for(lambda: api.get(f"/api/rooms/{code}").json()["status"] == "finished", "the bots' game")
+    found: list[str] = []
+    shares: list[float] = []
+    for size in (*SMALL_SCREENS, BOARD_SIZE):
+        page = browser.new_page(viewport=size)
+        page.goto(f"{base}/b/{code}/replay/1")
+        page.locator(".rp-stage").wait_for()
+        found += faults(page, "replay", root="replay")
+        shares.append(
+            page.evaluate(
+                "() => document.querySelector('.rp-stage').getBoundingClientRect().width"
+                " / innerWidth"
+            )
+        )
+        name = f"replay-fit-{size['width']}x{size['height']}.png"
+        keep_screenshot(page, artifacts / name)
+        page.close()
+    assert not found, "\n".join(found)
+    tv = shares[-1]
+    assert tv > 0.7, "the board is most of the TV's replay"
+    assert shares == pytest.approx([tv] * len(shares), rel=0.02), "the same share on every screen"
