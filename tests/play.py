@@ -46,9 +46,9 @@ def join(http: httpx.Client, code: str, name: str) -> JSON:
     return body
 
 
-def start_duel(http: httpx.Client) -> tuple[str, str, list[str]]:
-    """A started Hidden Leaders room with two human seats: (code, host token, seat tokens)."""
-    room = create_room(http)
+def start_duel(http: httpx.Client, game: str = "hidden_leaders") -> tuple[str, str, list[str]]:
+    """A started room of ``game`` with two human seats: (code, host token, seat tokens)."""
+    room = create_room(http, game)
     tokens = [join(http, room["code"], name)["token"] for name in ("Ema", "Petr")]
     response = http.post(f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"]))
     assert response.status_code == 200, response.text

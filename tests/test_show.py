@@ -28,7 +28,7 @@ from engine.registry import get_rules
 from tests.clock import ManualClock
 from tests.conftest import ServerProcess
 from tests.live import bots_have_sealed, current_match, live_room, room_service, wait_for
-from tests.play import Follower, auth, board_and_phones
+from tests.play import Follower, auth, board_and_phones, start_duel
 from tests.truth import rebuild, stored_match
 
 HEIRS = get_rules("heirs")
@@ -619,13 +619,7 @@ def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
     no decision until the show ends."""
     client = show_client
     legions = get_rules("legions")
-    created = client.post("/api/rooms", json={"game": "legions"}).json()
-    code, host = created["code"], created["host_token"]
-    tokens = [
-        client.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"]
-        for n in ("Ann", "Ben")
-    ]
-    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, _host, tokens = start_duel(client, "legions")
     shows_seen = 0
     with client.websocket_connect(f"/ws/rooms/{code}/board"):
         for _decision in range(200):
