@@ -140,6 +140,20 @@ class _StepEvents(list[Event]):
         self.cuts.append((end, snapshot))
 
 
+def _add_to_pile(piles: dict[str, list[str]], loc: str, cards: list[str]) -> None:
+    """Put ``cards`` on the pile at ``loc``: a new list, as states share their piles (see
+    ``PlayerState.face_up``); ``piles`` is the resolving state's own dict."""
+    piles[loc] = piles[loc] + cards
+
+
+def _take_from_pile(piles: dict[str, list[str]], loc: str, cards: list[str]) -> None:
+    """Take ``cards`` off the pile at ``loc``: a new list, as :func:`_add_to_pile`."""
+    pile = piles[loc][:]
+    for card in cards:
+        pile.remove(card)
+    piles[loc] = pile
+
+
 def _cut(state: LegionsState, events: list[Event]) -> None:
     """A board step ends here (G15 "Turn banner ... played in order")."""
     if isinstance(events, _StepEvents):
@@ -1141,7 +1155,7 @@ class LegionsRules(GameDefaults):
         assert card is not None
         loc = order["location"]
         player.revealed = None
-        player.face_up[loc].append(card)
+        _add_to_pile(player.face_up, loc, [card])
         state.flags.placed_at[seat] = loc
         events.append(Event("place", {"seat": seat, "legion": card, "location": loc}))
         self._after_placing(state, seat, loc, then="recruit", events=events)
@@ -1173,10 +1187,9 @@ class LegionsRules(GameDefaults):
             collected = [order["legion"]]
         else:
             collected = []
-        for card in collected:
-            player.routed[loc].remove(card)
-            player.face_up[loc].append(card)
         if collected:
+            _take_from_pile(player.routed, loc, collected)
+            _add_to_pile(player.face_up, loc, collected)
             events.append(Event("collect", {"seat": seat, "location": loc, "legions": collected}))
         self._continue(state, seat, stage.data["then"], events)
 
@@ -1283,7 +1296,7 @@ class LegionsRules(GameDefaults):
         for card in cards:
             loc = self._location_of(player, card)
             assert loc is not None
-            player.face_up[loc].remove(card)
+            _take_from_pile(player.face_up, loc, [card])
         player.heroes.append(RecruitedHero(hero, self._by_number(cards)))
         events.append(Event("under", {"seat": seat, "hero": hero, "legions": cards}))
         self._enter_power(state, seat, hero)
@@ -1346,8 +1359,8 @@ class LegionsRules(GameDefaults):
             card, target = order["legion"], order["location"]
             source = self._location_of(me, card)
             assert source is not None
-            me.face_up[source].remove(card)
-            me.face_up[target].append(card)  # G7.3: a move is not a placement, no collect
+            _take_from_pile(me.face_up, source, [card])
+            _add_to_pile(me.face_up, target, [card])  # G7.3: a move is not a placement, no collect
             public.update({"legion": card, "from": source, "to": target})
             events.append(Event("power", public))
         elif power == "oracle":
@@ -1369,7 +1382,7 @@ class LegionsRules(GameDefaults):
         elif power == "sow":
             card, loc = order["legion"], order["location"]
             me.hand.remove(card)
-            me.face_up[loc].append(card)
+            _add_to_pile(me.face_up, loc, [card])
             state.extra_placements += 1
             public.update({"legion": card, "location": loc})
             events.append(Event("power", public))
@@ -1399,7 +1412,7 @@ class LegionsRules(GameDefaults):
         flipped: list[str] = []
         for loc in locations:
             flipped += player.routed[loc]
-            player.face_up[loc] += player.routed[loc]
+            _add_to_pile(player.face_up, loc, player.routed[loc])
             player.routed[loc] = []
         return flipped
 
@@ -1419,9 +1432,8 @@ class LegionsRules(GameDefaults):
             events.append(Event("rout_blocked", {"seat": victim, "location": loc, "by": cause}))
             return
         player = state.players[victim]
-        for card in cards:
-            player.face_up[loc].remove(card)
-            player.routed[loc].append(card)
+        _take_from_pile(player.face_up, loc, cards)
+        _add_to_pile(player.routed, loc, cards)
         # G15: routed identities are the owner's secret; the public event gives the count.
         events.append(
             Event("rout", {"seat": victim, "location": loc, "count": len(cards), "by": cause})

@@ -44,9 +44,11 @@ class PlayerState:
     stratagem: str
     stratagem_used: bool
     face_up: dict[str, list[str]]
-    """Face-up legions on this player's side, by location id."""
+    """Face-up legions on this player's side, by location id. A pile (the list at one
+    location) is never changed in place, only replaced in its dict: states share piles."""
     routed: dict[str, list[str]]
-    """Routed (face-down) legions on this player's side, by location id (G7.4)."""
+    """Routed (face-down) legions on this player's side, by location id (G7.4); its piles
+    are replaced, never changed, as ``face_up``'s."""
     heroes: list[RecruitedHero] = field(default_factory=list)
     sealed: str | None = None
     """The legion sealed for leadership, until both are revealed (G4.1)."""
@@ -120,14 +122,17 @@ def _copy_json(value: Any) -> Any:
 
 
 def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
-    """An independent copy: changing it never changes ``state``. Without ``keep_pending``
+    """An independent copy: changing it as the rules do (a pile of legions is replaced,
+    never changed in place) never changes ``state``. Without ``keep_pending``
     the copy has no pending order (a resolution takes it out of the state it plays).
 
     Every resolution starts from one, so it is written out field by field, positionally
     (the fields' order in the dataclasses above, which a test checks), copying lists by
     slicing. What the rules never change in place is shared, not copied: row slots,
-    recruited heroes, notes, the stage, the pending order and the result (frozen, or only
-    ever replaced; conformance promise 6 checks that no state changes once returned)."""
+    recruited heroes, notes, the piles of legions at each location (a player's dicts of
+    them are copied, the lists in them shared), the stage, the pending order and the result
+    (frozen, or only ever replaced; conformance promise 6 checks that no state changes once
+    returned)."""
     flags = state.flags
     return LegionsState(
         state.rng,
@@ -163,8 +168,8 @@ def _clone_player(p: PlayerState) -> PlayerState:
         p.hand[:],
         p.stratagem,
         p.stratagem_used,
-        {loc: cards[:] for loc, cards in p.face_up.items()},
-        {loc: cards[:] for loc, cards in p.routed.items()},
+        p.face_up.copy(),
+        p.routed.copy(),
         p.heroes[:],
         p.sealed,
         p.revealed,

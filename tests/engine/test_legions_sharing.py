@@ -1,0 +1,44 @@
+"""Legions states share what the rules never change in place (``engine/legions/state.py``):
+row slots, heroes, notes and the piles of legions at each location. Conformance promise 6
+plays a few games; here random games reach every power and stratagem, and every state they
+return (after setup, each order and each board step of a resolution) still reads at the
+end of its game as it did when it was returned."""
+
+from __future__ import annotations
+
+from engine.core import Rng
+from engine.legions import RULES
+from engine.legions.state import LegionsState, state_to_json
+from tests.engine.kit import dumps
+
+GAMES = 40
+
+
+def test_no_state_changes_once_returned_whatever_the_powers_and_stratagems() -> None:
+    powers_used: set[str] = set()
+    stratagems_used: set[str] = set()
+    kinds: set[str] = set()
+    for seed in range(GAMES):
+        rng = Rng.from_seed(seed ^ 0x5EED)
+        state = RULES.setup(2, seed, {})
+        returned: list[tuple[LegionsState, str]] = [(state, dumps(state_to_json(state)))]
+        while RULES.outcome(state) is None:
+            for seat in (0, 1):
+                if RULES.prompt(state, seat) is not None:
+                    state = RULES.submit(state, seat, RULES.random_order(state, seat, rng))
+                    returned.append((state, dumps(state_to_json(state))))
+            if RULES.ready(state):
+                for step in RULES.resolve_steps(state):
+                    returned.append((step.state, dumps(state_to_json(step.state))))
+                    for event in step.events:
+                        kinds.add(event.kind)
+                        if event.kind == "power" and event.data["used"]:
+                            powers_used.add(RULES.content.heroes[event.data["hero"]].power)
+                        elif event.kind == "stratagem":
+                            stratagems_used.add(event.data["stratagem"]["id"])
+                state = step.state
+        for number, (kept, text) in enumerate(returned):
+            assert dumps(state_to_json(kept)) == text, f"seed {seed}: state {number} changed"
+    assert powers_used == {h.power for h in RULES.content.heroes.values() if h.power is not None}
+    assert stratagems_used == set(RULES.content.stratagems)
+    assert {"collect", "rout", "shield", "under", "take", "majority"} <= kinds
