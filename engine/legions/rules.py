@@ -337,12 +337,14 @@ class LegionsRules(GameDefaults):
         prompt = self._kept_prompt(state, seat)
         if prompt is None:
             raise NotYourTurn(self._not_your_turn_message(state, seat))
-        # Issue 13.2: past this line every value is a short name, a number, null or a list
-        # of names, so matching, sorting and explaining cannot meet anything stranger.
-        order = check_flat_order(order, "kind", _LIST_ORDER_FIELDS, code="bad_order")
-        matched = self._match(prompt, order)
+        matched = self._offered(prompt, order)
         if matched is None:
-            raise self._explain(state, seat, prompt, order)
+            # Issue 13.2: past this line every value is a short name, a number, null or a
+            # list of names, so matching, sorting and explaining cannot meet anything stranger.
+            order = check_flat_order(order, "kind", _LIST_ORDER_FIELDS, code="bad_order")
+            matched = self._match(prompt, order)
+            if matched is None:
+                raise self._explain(state, seat, prompt, order)
         if state.phase != LEADERSHIP:
             # Only the pending order changes: the new state shares the rest with the old one,
             # which is safe because every change the rules make starts from ``clone``.
@@ -991,6 +993,21 @@ class LegionsRules(GameDefaults):
         if isinstance(canonical.get("legions"), list):
             canonical["legions"] = sorted(canonical["legions"])
         return canonical
+
+    @staticmethod
+    def _offered(prompt: JSON, order: Mapping[str, Any]) -> JSON | None:
+        """The prompt's own order when ``order`` is exactly one of them, as bots and most
+        clients send it; else ``None`` and :meth:`_match` decides. An offered order is flat
+        (names, null, lists of names: a test checks every prompt's options), so an order
+        equal to one needs no shape check. Equality of plain dicts compares each key's
+        values once, never walking deeper than the offered value: a strange value just
+        differs."""
+        if type(order) is not dict:
+            return None
+        for option in prompt["options"]:
+            if option["order"] == order:
+                return dict(option["order"])
+        return None
 
     def _match(self, prompt: JSON, order: Mapping[str, Any]) -> JSON | None:
         if "legions" not in order:

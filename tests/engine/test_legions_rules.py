@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine.core import GameInfo, GameRules, IllegalOrder, NotYourTurn
+from engine.core import GameInfo, GameRules, IllegalOrder, NotYourTurn, Rng, check_flat_order
 from engine.legions import RULES
+from engine.legions.rules import _LIST_ORDER_FIELDS as LIST_FIELDS
 from engine.legions.state import LEADERSHIP, OVER, STEPS, LegionsState
 from tests.engine.kit import assert_json_round_trip, bot_picker, dumps, play
 from tests.engine.test_legions_support import (
@@ -654,3 +655,30 @@ def test_illegal_orders_carry_readable_messages() -> None:
     with pytest.raises(IllegalOrder):
         not_a_mapping: Any = ["not", "a", "mapping"]  # what a careless client might send
         RULES.submit(state, 0, not_a_mapping)
+
+
+def test_every_offered_order_is_flat_so_an_order_equal_to_one_needs_no_shape_check() -> None:
+    """``submit`` takes an order equal to one of the prompt's own without the shape check of
+    issue 13.2 (``check_flat_order``): that is sound while every offered order passes it
+    unchanged, holding only names, null and lists of names (no number or yes/no, which
+    would equal ``1.0`` or ``True``)."""
+    seen: Counter[str] = Counter()
+    for seed in range(12):
+        rng = Rng.from_seed(seed)
+        state = RULES.setup(2, seed, {})
+        while RULES.outcome(state) is None:
+            for seat in (0, 1):
+                prompt = RULES.prompt(state, seat)
+                if prompt is None:
+                    continue
+                for option in prompt["options"]:
+                    offered = option["order"]
+                    assert check_flat_order(offered, "kind", LIST_FIELDS) == offered
+                    for value in offered.values():
+                        names = value if isinstance(value, list) else [value]
+                        assert all(name is None or type(name) is str for name in names), offered
+                    seen[offered["kind"]] += 1
+                state = RULES.submit(state, seat, RULES.random_order(state, seat, rng))
+            if RULES.ready(state):
+                state = RULES.resolve(state)[0]
+    assert len(seen) >= 12  # most kinds of order were offered
