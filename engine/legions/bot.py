@@ -46,13 +46,14 @@ class Board:
     my_routed: Mapping[str, list[str]]
     """The bot's own routed legions by location (G15: only their owner sees them)."""
     cards: Mapping[str, JSON] = field(compare=False)
-    """The face (JSON) of each legion named above, by id: at least those; the printed
-    faces are public, so a board may hold the whole catalogue."""
+    """The face (JSON) of each legion named above and of each in the bot's hand, by id: at
+    least those; the printed faces are public, so a board may hold the whole catalogue.
+    (The hand itself the bot reads off the prompt's options, which name the cards it may
+    play.)"""
     tokens: Mapping[str, int | None]
     token_vp: Mapping[str, int]
     hero_row: list[JSON]
     hero_deck_count: int
-    hand: list[JSON]
     banners: int
     opponent_banners: int
     leader: int | None
@@ -72,6 +73,7 @@ class Board:
                 cards[card["id"]] = card
             return [card["id"] for card in faces]
 
+        ids(view["me"]["hand"])  # H20 Sower's options name a hand legion by id only
         return Board(
             me=me,
             opponent=opponent,
@@ -84,7 +86,6 @@ class Board:
             token_vp={loc["id"]: int(loc["token_vp"]) for loc in view["locations"]},
             hero_row=view["hero_row"],
             hero_deck_count=view["hero_deck_count"],
-            hand=view["me"]["hand"],
             banners=view["banners"][me],
             opponent_banners=view["banners"][opponent],
             leader=view["leader"],
@@ -376,8 +377,9 @@ def _choose_power(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
     if power == "move_legion":
         return _choose_move(board, usable, skip)
     if power == "swap_row":
-        # H03: swap only if a face-up row card beats the bot's lowest-worth hand card.
-        lowest = min(board.worth(c) for c in board.hand)
+        # H03: swap only if a face-up row card beats the bot's lowest-worth hand card (each
+        # hand card is offered with each face-up row card).
+        lowest = min(board.worth(o["hand_card"]) for o in usable)
         worst_hand = [o for o in usable if board.worth(o["hand_card"]) == lowest]
         best = _best(
             worst_hand,
@@ -385,13 +387,13 @@ def _choose_power(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
         )
         return best if board.worth(best["row_card"]) > lowest else skip
     if power == "sow":
-        hand = {c["id"]: c for c in board.hand}
+        cards = board.cards
         return _best(
             usable,
             lambda o: (
-                board.place_value(hand[o["order"]["legion"]], o["order"]["location"]),
+                board.place_value(cards[o["order"]["legion"]], o["order"]["location"]),
                 -board.loc_rank(o["order"]["location"]),
-                -hand[o["order"]["legion"]]["number"],
+                -cards[o["order"]["legion"]]["number"],
             ),
         )
     return usable[0]

@@ -541,32 +541,30 @@ class LegionsRules(GameDefaults):
 
     def _bot_board(self, state: LegionsState, seat: int) -> Board:
         """What :meth:`Board.from_view` reads of ``view(state, seat)``, taken straight from
-        the state: the same public facts and the seat's own hand and routed legions. The
-        bot only reads a board, so it shares the state's lists and the JSON built once."""
-        cards = self._card_jsons
-        heroes = self._hero_jsons
+        the state: the same public facts and the seat's own routed legions. The bot only
+        reads a board, so it shares the state's lists and the JSON built once. Built at
+        every decision: positionally, in the order of ``Board``'s fields (a test compares
+        it with the board read off the view)."""
         mine = state.players[seat]
-        theirs = state.players[1 - seat]
         flags = state.flags
         return Board(
-            me=seat,
-            opponent=1 - seat,
-            order=self._order_list,
-            mine=mine.face_up,
-            theirs=theirs.face_up,
-            my_routed=mine.routed,
-            cards=cards,
-            tokens=state.tokens,
-            token_vp=self._token_vps,
-            hero_row=[heroes[h] for h in state.hero_row],
-            hero_deck_count=len(state.hero_deck),
-            hand=[cards[c] for c in self._by_number(mine.hand)],
-            banners=self.banners(state, seat),
-            opponent_banners=self.banners(state, 1 - seat),
-            leader=state.leader,
-            last_turn=flags.deck_at_start < 2,
-            placed_at=flags.placed_at[seat],
-            shield_wall=flags.shield_wall,
+            seat,
+            1 - seat,
+            self._order_list,
+            mine.face_up,
+            state.players[1 - seat].face_up,
+            mine.routed,
+            self._card_jsons,
+            state.tokens,
+            self._token_vps,
+            list(map(self._hero_jsons.__getitem__, state.hero_row)),
+            len(state.hero_deck),
+            self.banners(state, seat),
+            self.banners(state, 1 - seat),
+            state.leader,
+            flags.deck_at_start < 2,
+            flags.placed_at[seat],
+            flags.shield_wall,
         )
 
     def _hand_json(self, player: PlayerState) -> list[JSON]:
