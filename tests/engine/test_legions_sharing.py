@@ -33,7 +33,9 @@ def test_no_state_changes_once_returned_whatever_the_powers_and_stratagems() -> 
                     for event in step.events:
                         kinds.add(event.kind)
                         if event.kind == "power" and event.data["used"]:
-                            powers_used.add(RULES.content.heroes[event.data["hero"]].power)
+                            power = RULES.content.heroes[event.data["hero"]].power
+                            assert power is not None
+                            powers_used.add(power)
                         elif event.kind == "stratagem":
                             stratagems_used.add(event.data["stratagem"]["id"])
                 state = step.state
