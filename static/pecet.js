@@ -181,6 +181,15 @@
     });
   }
 
+  // A lobby form opened by a tap (the tournament, the timer) is brought wholly into sight
+  // where its column scrolls: opened at the screen's foot, its button stayed below the edge.
+  document.addEventListener("click", function (evt) {
+    var summary = evt.target.closest && evt.target.closest("details[data-bring-into-view] > summary");
+    if (!summary) return;
+    var box = summary.parentElement;  // the click toggles it after this handler
+    setTimeout(function () { if (box.open) box.scrollIntoView({ block: "nearest" }); }, 0);
+  });
+
   // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the
   // phone's languages) stays open across the frames that redraw the page for data-open-for
   // seconds, then closes by itself: a PIN is not for everybody to read for long.

@@ -174,6 +174,14 @@ class Plays:
         tournament.click()
         expect(board.locator("[data-testid=tournament-form] form")).to_be_visible()
         play.lobby["start, the tournament form open"] = in_view(board, "[data-testid=start]")
+        # ... and so does the form's own button (it opened below the screen's edge).
+        made = "[data-testid=make-tournament]"
+        board.wait_for_function(
+            "(selector) => document.querySelector(selector).getBoundingClientRect().bottom"
+            " <= innerHeight",
+            arg=made,
+        )
+        play.lobby["'Set the tournament', the form open"] = in_view(board, made)
         if board.locator("[data-testid=bot-form]").count():  # not once every seat is taken
             bots = in_view(board, "[data-testid=bot-form] button")
             play.lobby["'Add a bot', the tournament form open"] = bots
