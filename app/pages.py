@@ -1724,7 +1724,7 @@ async def replay_page(
         "replay.html",
         lang,
         code=live.code,
-        game=live.game,
+        game=replay.get("game") or live.game,
         match=match,
         phone=phone,
         matches=finished_matches(rooms.payloads.board_payload(live)),

@@ -56,7 +56,15 @@
       evt.preventDefault();
     }
   });
-  document.addEventListener("htmx:afterSwap", function () { fit(); schedule(); });
+  // On a phone the rounds are one strip that scrolls sideways: keep the current one in it.
+  function showCurrentRound() {
+    var current = document.querySelector(".rp-rounds .current");
+    var strip = current && current.parentNode;
+    if (!strip || strip.scrollWidth <= strip.clientWidth) return;
+    strip.scrollLeft = current.offsetLeft - strip.offsetLeft - (strip.clientWidth - current.offsetWidth) / 2;
+  }
+  document.addEventListener("htmx:afterSwap", function () { fit(); showCurrentRound(); schedule(); });
   window.addEventListener("resize", fit);
   fit();
+  showCurrentRound();
 })();

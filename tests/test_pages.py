@@ -887,6 +887,11 @@ def test_every_step_of_a_card_game_replays_on_the_tv(client: TestClient, game: s
     steps = client.get(f"/api/rooms/{code}/matches/1/replay").json()["steps"]
     page = client.get(f"/b/{code}/replay/1")
     assert page.status_code == 200 and "Turn 1" in page.text
+    # One language switch, the page's, which comes back to the replay (the board's own
+    # went back to the live room), and the room named once, in the title.
+    assert page.text.count('class="lang-links') == 1
+    assert f"next=/b/{code}/replay/1" in page.text and f"next=/b/{code}&" not in page.text
+    assert page.text.count(f"<b>{code}</b>") == 0
     for index in range(len(steps)):
         fragment = client.get(f"/b/{code}/replay/1/step/{index}")
         assert fragment.status_code == 200, index
@@ -1598,3 +1603,69 @@ def test_the_heirs_end_names_one_winner_or_several(lang: str, one: str, three: s
     assert one in render_board_view(live, payload, lang, host=False, join_url="x")
     payload["view"] = {**view, "outcome": {**view["outcome"], "winners": [0, 1, 2]}}
     assert three in render_board_view(live, payload, lang, host=False, join_url="x")
+
+
+def test_a_night_s_replays_on_a_phone_name_their_game_and_the_seat_s_own_turns(
+    client: TestClient,
+) -> None:
+    """A round robin of Hidden Leaders before Heirs, Ann and two bots. Once the night has
+    moved on to Heirs: each duel's replay is titled with its own game; on Ann's phone a
+    duel she watched is the room's public replay (it was a server error), and in one she
+    played each step says whose turn it is (it said "Waiting for" the bot at her own)."""
+    from tests.play import order_from_prompt
+
+    created = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = created["code"], {"Authorization": f"Bearer {created['host_token']}"}
+    night = {"tournament": {"games": ["hidden_leaders", "heirs"]}}
+    assert client.post(f"/api/rooms/{code}/tournament", json=night, headers=host).is_success
+    token = join_api(client, code, "Ann")
+    ann = {"Authorization": f"Bearer {token}"}
+    for _ in range(2):
+        assert client.post(f"/api/rooms/{code}/bots", headers=host).status_code == 201
+    assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+
+    def step_on() -> bool:
+        """Ann plays her turns, the host starts each next game; True once Heirs is on."""
+        board = client.get(f"/api/rooms/{code}").json()
+        if board["game"] == "heirs":
+            return True
+        if board["status"] == "finished" and board["outcome"]:
+            client.post(f"/api/rooms/{code}/ready", headers=host)
+        elif board["status"] == "playing":
+            prompt = client.get(f"/api/rooms/{code}/me", headers=ann).json()["prompt"]
+            if prompt is not None:
+                client.post(
+                    f"/api/rooms/{code}/orders", json=order_from_prompt(prompt), headers=ann
+                )
+        return False
+
+    wait_for(step_on, "the round robin's three duels", seconds=120)
+    client.cookies.set(f"pecet_seat_{code}", token)
+    played: list[int] = []
+    for number in (1, 2, 3):
+        replay = client.get(f"/api/rooms/{code}/matches/{number}/replay", headers=ann).json()
+        seats = [p["seat"] for p in replay["players"]]
+        phone = client.get(f"/r/{code}/replay/{number}")
+        assert phone.status_code == 200, phone.text[-800:]
+        assert "Replay · Hidden Leaders Duel" in phone.text
+        assert "Heirs of the Axis" not in phone.text
+        if 0 not in seats:
+            assert 'data-testid="replay-watched"' in phone.text
+            assert f'href="/b/{code}/replay/{number}?step=0"' in phone.text
+            continue
+        played.append(number)
+        me = seats.index(0)
+        for index, step in enumerate(replay["steps"]):
+            html = client.get(f"/r/{code}/replay/{number}/step/{index}").text
+            active = step["view"].get("active")
+            if active is None:  # the scoring: no turn
+                continue
+            banner = html[html.index('data-testid="turn-banner"') : html.index('class="stepper"')]
+            assert "spinner" not in banner, index
+            if active == me:
+                assert "Your turn" in banner, index
+            else:
+                assert "to play" in banner and "Waiting for" not in banner, index
+    assert played and len(played) < 3, "Ann played some duels and watched another"
+    tv = client.get(f"/b/{code}/replay/1")
+    assert "Replay · Hidden Leaders Duel" in tv.text

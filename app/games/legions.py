@@ -744,7 +744,9 @@ def phone_context(
     }
     step = view.get("step") or {}
     waiting_for = ""
-    if view.get("phase") == "leadership":
+    if payload.get("replaying"):
+        pass  # a replay waits for nobody: the step's own line says who decides
+    elif view.get("phase") == "leadership":
         if me.get("sealed"):
             waiting_for = i18n.gettext("Sealed. Waiting for the other seal…")
     elif step and step.get("seat") is not None and step.get("seat") != seat:
