@@ -157,14 +157,22 @@
   // phone's log sits in a <details> that stays open across the frames that redraw the page.
   // The end stays in view while the panels around the log settle (the final results grow in
   // above the board's log after the swap and shrink its box).
+  // A log is kept at its end when its box changes size and when what it holds grows (a
+  // step's lines that come in after their heir has walked, heirs.css).
   var keptAtEnd = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
-    entries.forEach(function (entry) { entry.target.scrollTop = entry.target.scrollHeight; });
+    entries.forEach(function (entry) {
+      var box = entry.target.closest("[data-scroll-end]");
+      if (box) box.scrollTop = box.scrollHeight;
+    });
   }) : null;
   function scrollLogs(root) {
     root.querySelectorAll("[data-scroll-end]").forEach(function (box) { box.scrollTop = box.scrollHeight; });
     if (!keptAtEnd) return;
     keptAtEnd.disconnect();  // the boxes of the frames before are gone
-    document.querySelectorAll("[data-scroll-end]").forEach(function (box) { keptAtEnd.observe(box); });
+    document.querySelectorAll("[data-scroll-end]").forEach(function (box) {
+      keptAtEnd.observe(box);
+      if (box.firstElementChild) keptAtEnd.observe(box.firstElementChild);
+    });
   }
   function keepOpen(root) {
     root.querySelectorAll("details[data-keep-open]").forEach(function (box) {

@@ -189,6 +189,15 @@ STEP_ARRIVAL_JS = """(field) => {
       fill: getComputedStyle(poly).fill,
       arriving: [...document.querySelectorAll('.hx-sign.arriving')]
         .map(sign => getComputedStyle(sign).opacity),
+      // The log's lines in sight: the step's own wait for its heir, the earlier ones stay.
+      logLines: (() => {
+        const box = document.querySelector('[data-testid=history] .log-scroll').getBoundingClientRect();
+        return [...document.querySelectorAll('[data-testid=history] li')].filter(li => {
+          const r = li.getBoundingClientRect();
+          return r.height > 0 && r.bottom > box.top && r.top < box.bottom
+            && getComputedStyle(li).opacity !== '0';
+        }).length;
+      })(),
     };
   }, 0));
 }"""
@@ -304,6 +313,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                 arrival,
                 owners,
             )
+            assert arrival["logLines"] > 0, "the log went blank as the step came"
             assert arrival["arriving"] == [
                 "0"
                 for _ in range(
@@ -323,7 +333,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             timing = current.evaluate(
                 "el => [getComputedStyle(el).animationName, getComputedStyle(el).animationDelay]"
             )
-            assert timing == ["hx-line-in", "0.8s"], timing
+            assert timing == ["hx-log-line-in", "0.8s"], timing
             expect(current).to_have_css("opacity", "1")
             keep_screenshot(board, artifacts / "reveal-board-battle.png")
             for phone in phones:
