@@ -21,6 +21,9 @@ class Settings:
     """Seconds a bot waits before it plays, so a room can follow its moves."""
     step_seconds: float = 1.6
     """Seconds the board shows each step of a resolution (the pace of the reveal)."""
+    prediction_seconds: float = 10.0
+    """Seconds the bots hold a night's match at its first move while a player who watches it
+    has yet to predict it (a bot would play within ``bot_delay``, before anyone could)."""
     away_seconds: float = 10.0
     """Seconds without a phone socket before the board shows a seat as away."""
     idle_hours: float = 12.0
@@ -47,6 +50,7 @@ class Settings:
             public_url=os.environ.get("PECET_PUBLIC_URL") or None,
             bot_delay=float(os.environ.get("PECET_BOT_DELAY", "1.0")),
             step_seconds=float(os.environ.get("PECET_STEP_SECONDS", "1.6")),
+            prediction_seconds=float(os.environ.get("PECET_PREDICTION_SECONDS", "10")),
             idle_hours=float(os.environ.get("PECET_IDLE_HOURS", "12")),
             keep_days=float(os.environ.get("PECET_KEEP_DAYS", "30")),
             redis_url=os.environ.get("PECET_REDIS_URL") or None,

@@ -165,6 +165,9 @@ class LiveMatch:
     show_started_at: datetime | None = None
     show_elapsed: float | None = None
     fast_forward: bool = False
+    predictions_close_at: datetime | None = None
+    """When the bots stop holding the first move for the watchers' predictions (set at their
+    first look, ``Scheduler._held_for_predictions``; memory only)."""
     decided_since: dict[int, int] = field(default_factory=dict)
     """Room seat → the match version from which its current decision (its prompt) stands: a
     sheet drawn at an older version was for an earlier decision (issue 13.10). A seat not

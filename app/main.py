@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None, clock: Clock | None = None) -> 
             db,
             bot_delay=settings.bot_delay,
             step_seconds=settings.step_seconds,
+            prediction_seconds=settings.prediction_seconds,
             away_seconds=settings.away_seconds,
             idle_after=timedelta(hours=settings.idle_hours),
             keep_for=timedelta(days=settings.keep_days),

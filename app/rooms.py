@@ -150,6 +150,7 @@ class RoomService:
         db: Engine,
         bot_delay: float = 1.0,
         step_seconds: float = 1.6,
+        prediction_seconds: float = 0.0,
         away_seconds: float = 10.0,
         idle_after: timedelta = IDLE_ROOM_LIFETIME,
         keep_for: timedelta = KEEP_CLOSED_FOR,
@@ -173,7 +174,13 @@ class RoomService:
         self._load_lock = asyncio.Lock()
         self.store = Store(db)
         self.payloads = Payloads(step_seconds, self.clock)
-        self.scheduler = Scheduler(self, self.clock, bot_delay=bot_delay, step_seconds=step_seconds)
+        self.scheduler = Scheduler(
+            self,
+            self.clock,
+            bot_delay=bot_delay,
+            step_seconds=step_seconds,
+            prediction_seconds=prediction_seconds,
+        )
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pecet.scheduler")
 
+PREDICTION_CHECK = 0.5
+"""Seconds between the bots' looks at whether every watcher has predicted (see
+``Scheduler._held_for_predictions``)."""
 BUSY_RETRIES = 3
 """Tries to end a show when the room stays busy (each waits as long as a command would)."""
 
@@ -30,13 +33,21 @@ class Scheduler:
     """Starts and runs the timed tasks of every room for ``service``."""
 
     def __init__(
-        self, service: RoomService, clock: Clock, *, bot_delay: float, step_seconds: float
+        self,
+        service: RoomService,
+        clock: Clock,
+        *,
+        bot_delay: float,
+        step_seconds: float,
+        prediction_seconds: float = 0.0,
     ) -> None:
         self.service = service
         self.clock = clock
         self.bot_delay = bot_delay
         self.step_seconds = step_seconds
         """How long the board shows each step of a resolution."""
+        self.prediction_seconds = prediction_seconds
+        """How long the bots hold a match's first move for its watchers' predictions."""
         self.closing = False
         self._napping: set[asyncio.Task[None]] = set()
         """Timer tasks asleep until a deadline (safe to cancel and start again)."""
@@ -157,6 +168,8 @@ class Scheduler:
         try:
             while True:
                 await self.clock.sleep(self.bot_delay)
+                while (held := self._held_for_predictions(live)) > 0:
+                    await self.clock.sleep(min(held, PREDICTION_CHECK))
                 async with self.service.hold(live):
                     if live.paused or not self.service.cluster.drives(live.code):
                         return  # paused, or driven by another process since
@@ -188,6 +201,36 @@ class Scheduler:
                 bots = {s.position for s in live.seats if s.is_bot}
                 if bots & set(live.to_act()) and live.match and live.match.status == "playing":
                     self.schedule_bots(live)
+
+    def _held_for_predictions(self, live: LiveRoom) -> float:
+        """Seconds the bots still hold the match's first move: a night's match may be
+        predicted until its first round is played, and a person at the table who watches
+        it and has not predicted yet is given ``prediction_seconds`` from the bots' first
+        turn (a bot would play within ``bot_delay``). 0 once every such watcher has."""
+        match = live.match
+        if (
+            self.prediction_seconds <= 0
+            or live.tournament is None
+            or match is None
+            or match.status != "playing"
+            or match.history
+        ):
+            return 0.0
+        made = live.predictions.get(match.number, {})
+        waiting = [
+            s
+            for s in live.seats
+            if not s.is_bot
+            and s.position not in match.players
+            and s.position not in made
+            and s.connected
+        ]
+        if not waiting:
+            return 0.0
+        now = self.clock.now()
+        if match.predictions_close_at is None:
+            match.predictions_close_at = now + timedelta(seconds=self.prediction_seconds)
+        return max(0.0, (match.predictions_close_at - now).total_seconds())
 
     def restart_timer(self, live: LiveRoom, match: LiveMatch) -> None:
         """A new round of decisions begins: the whole timer again (H5.4)."""

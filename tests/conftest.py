@@ -137,7 +137,10 @@ def empty_database_url(
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, bot_delay=0.0, step_seconds=0.02)
+    # Bots at full speed: no pause between moves, nor for the watchers' predictions.
+    return Settings(
+        database_url=database_url, bot_delay=0.0, step_seconds=0.02, prediction_seconds=0.0
+    )
 
 
 @pytest.fixture
@@ -164,6 +167,7 @@ class ServerProcess(LocalAddress):
 
     database_url: str
     bot_delay: float = 0.0
+    prediction_seconds: float = 0.0
     step_seconds: float = 0.02
     """How long the board shows each step of a resolution (tests of the show slow it)."""
     port: int = field(default_factory=free_port)
@@ -186,6 +190,7 @@ class ServerProcess(LocalAddress):
             **os.environ,
             "DATABASE_URL": self.database_url,
             "PECET_BOT_DELAY": str(self.bot_delay),
+            "PECET_PREDICTION_SECONDS": str(self.prediction_seconds),
             "PECET_STEP_SECONDS": str(self.step_seconds),
             "PECET_PUBLIC_URL": self.base_url,
             **self.env,

@@ -493,3 +493,70 @@ def test_a_mixed_night_switches_games_between_matches(client: TestClient) -> Non
     tournament = body["tournament"]
     assert tournament["over"] and tournament["games_played"] == played
     assert all(len(row["per_game"]) == len(played) for row in tournament["standings"])
+
+
+def test_the_bots_hold_a_night_s_first_move_for_a_watcher_at_the_table_to_predict(
+    database_url: str,
+) -> None:
+    """A bots' pairing of a round robin, watched by Ann's phone: a bot would play within its
+    second, before she could predict (the match takes predictions until its first round is
+    played). The bots hold the first move until she has predicted, or for
+    ``prediction_seconds`` at most; on the test's clock, so nothing waits on the wall."""
+    from app.config import Settings
+    from app.main import create_app
+    from tests.clock import ManualClock
+    from tests.live import current_match, live_room, wait_for
+
+    clock = ManualClock()
+    settings = Settings(database_url=database_url, bot_delay=0.0, prediction_seconds=10.0)
+    with TestClient(create_app(settings, clock=clock)) as client:
+
+        def first_move_held(for_seconds: float) -> bool:
+            """The bots sleep on the clock with the first move not played, ``for_seconds``
+            after they first looked (the test moved the clock by that much)."""
+            match = current_match(live_room(client, code))
+            asleep = any(s.wakes_at > clock.at for s in clock._sleepers)
+            return asleep and not match.history
+
+        def night_with_ann_watching() -> tuple[str, str, str]:
+            created = create_room(client, "hidden_leaders")
+            code, host = created["code"], created["host_token"]
+            made = client.post(
+                f"/api/rooms/{code}/tournament",
+                json={"tournament": {"count": 1}},
+                headers=auth(host),
+            )
+            assert made.status_code == 200
+            ann = join(client, code, "Ann")["token"]
+            for _ in range(2):  # seats 1 and 2: the round robin's first pairing
+                assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+            return code, host, ann
+
+        # She predicts within the grace: the bots play on at their next look.
+        code, host, ann = night_with_ann_watching()
+        with client.websocket_connect(f"/ws/rooms/{code}?token={ann}"):
+            assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+            assert 0 not in current_match(live_room(client, code)).players
+            wait_for(lambda: first_move_held(0), "the bots holding the first move")
+            clock.advance(5)
+            wait_for(lambda: first_move_held(5), "the bots still holding it after 5 s")
+            predicted = client.post(
+                f"/api/rooms/{code}/predictions", json={"winner": 1}, headers=auth(ann)
+            )
+            assert predicted.status_code == 200, predicted.text
+            clock.advance(0.5)
+            wait_for(lambda: current_match(live_room(client, code)).history, "the bots' first move")
+        # She does not predict: the bots play once the grace is over.
+        code, host, ann = night_with_ann_watching()
+        with client.websocket_connect(f"/ws/rooms/{code}?token={ann}"):
+            assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+            wait_for(lambda: first_move_held(0), "the bots holding the first move")
+            for _ in range(19):
+                clock.advance(0.5)
+                wait_for(lambda: first_move_held(0), "the bots holding it within the grace")
+            clock.advance(0.5)
+            wait_for(lambda: current_match(live_room(client, code)).history, "the bots' first move")
+            late = client.post(
+                f"/api/rooms/{code}/predictions", json={"winner": 1}, headers=auth(ann)
+            )
+            assert late.status_code == 409, "the match's first round is played"

@@ -191,7 +191,8 @@ STEP_ARRIVAL_JS = """(field) => {
         .map(sign => getComputedStyle(sign).opacity),
       // The log's lines in sight: the step's own wait for its heir, the earlier ones stay.
       logLines: (() => {
-        const box = document.querySelector('[data-testid=history] .log-scroll').getBoundingClientRect();
+        const log = document.querySelector('[data-testid=history] .log-scroll');
+        const box = log.getBoundingClientRect();
         return [...document.querySelectorAll('[data-testid=history] li')].filter(li => {
           const r = li.getBoundingClientRect();
           return r.height > 0 && r.bottom > box.top && r.top < box.bottom
