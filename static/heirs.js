@@ -226,7 +226,10 @@
       if (attack) unknown.push(data.unknown.attack);
       if (walked.some(function (f) { return data.finds.indexOf(f) >= 0; })) unknown.push(data.unknown.find);
       if (trick && trick.value === "bribery") unknown.push(data.unknown.bribery);
-      after.textContent = data.after.replace("%(rest)s", rest) + (unknown.length ? " (" + unknown.join("; ") + ")" : "");
+      // A settling the people will not pay for is skipped: said here too, in sight, and not
+      // only in the expedition's part (folded, it hides its warning).
+      var skipped = short ? " · " + data.settle_skipped : "";
+      after.textContent = data.after.replace("%(rest)s", rest) + (unknown.length ? " (" + unknown.join("; ") + ")" : "") + skipped;
       after.dataset.left = JSON.stringify(left);
     }
     return settles;

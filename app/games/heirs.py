@@ -1149,6 +1149,7 @@ def order_sheet(
             "no_trades": i18n.gettext("no trades"),
             "trade": i18n.gettext("%(n)s× %(give)s → %(get)s"),
         },
+        "settle_skipped": i18n.gettext("the settling is skipped: too few people"),
         "no_settle": i18n.gettext(
             "Settling %(field)s needs %(need)s people, and only %(left)s will be left "
             "after this order: the settling will be skipped."

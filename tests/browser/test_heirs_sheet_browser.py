@@ -70,6 +70,8 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
             page.locator(f'input[name="expedition"][value="move:{move}"]').check()
             warning = page.locator('[data-testid="settle-warning"]')
             assert warning.is_hidden(), "3 people settle it"
+            skipped = "the settling is skipped"
+            assert skipped not in page.locator('[data-testid="after-order"]').inner_text()
             open_part(page, "retinue")
             page.locator('input[name="recruit"]').fill("1")
             hint = page.locator('[data-testid="recruit-hint"]').inner_text()
@@ -77,6 +79,10 @@ def test_the_sheet_composes_after_the_market_and_warns_of_a_skipped_settling(
             open_part(page, "expedition")
             assert warning.is_visible(), "2 of the 3 people go to the retinue first (H6)"
             assert move in warning.inner_text() and "skipped" in warning.inner_text()
+            # Said in the bar in sight too, the expedition's part folded.
+            open_part(page, "retinue")
+            assert warning.is_hidden()
+            assert skipped in page.locator('[data-testid="after-order"]').inner_text()
             keep_screenshot(page, artifacts / "heirs-sheet-market-first.png", full_page=True)
         finally:
             browser.close()
