@@ -1405,6 +1405,11 @@ def test_after_the_match_the_watcher_sees_whether_it_was_right() -> None:
     html = render_phone_view(live, payload, "en")
     result = html[html.index('data-testid="prediction-result"') :].split("</section>")[0]
     assert "Right! +1 oracle point" in result and "You predicted Cid." in result
+    assert "predict-marks" not in result, "one part predicted: no part-by-part marks"
+    both = dict(payload, predictions=[dict(payload["predictions"][0], ending="throne")])
+    marked = render_phone_view(live, both, "en")
+    marks = marked[marked.index('class="predict-marks"') :].split("</p>")[0]
+    assert "✔ winner" in marks and "✘ ending" in marks
     assert "Cid wins" in html  # the watcher's own line about the match
     # Watchers are seated too: they say they are ready for the next game.
     assert 'data-testid="ready"' in html and "Next game" in html and "Play again" not in html
