@@ -221,9 +221,9 @@ class Scheduler:
             s
             for s in live.seats
             if not s.is_bot
-            and s.position not in match.players
-            and s.position not in made
             and s.connected
+            and s.position not in made
+            and live.prediction_target(s) is not None
         ]
         if not waiting:
             return 0.0

@@ -158,15 +158,23 @@
   // The end stays in view while the panels around the log settle (the final results grow in
   // above the board's log after the swap and shrink its box).
   // A log is kept at its end when its box changes size and when what it holds grows (a
-  // step's lines that come in after their heir has walked, heirs.css).
+  // step's lines that come in after their heir has walked, heirs.css), unless its reader
+  // has scrolled back from the end (to open a proof, say).
   var keptAtEnd = typeof ResizeObserver === "function" ? new ResizeObserver(function (entries) {
     entries.forEach(function (entry) {
       var box = entry.target.closest("[data-scroll-end]");
-      if (box) box.scrollTop = box.scrollHeight;
+      if (box && box.dataset.atEnd !== "no") box.scrollTop = box.scrollHeight;
     });
   }) : null;
   function scrollLogs(root) {
-    root.querySelectorAll("[data-scroll-end]").forEach(function (box) { box.scrollTop = box.scrollHeight; });
+    root.querySelectorAll("[data-scroll-end]").forEach(function (box) {
+      box.scrollTop = box.scrollHeight;
+      if (box.dataset.atEnd) return;
+      box.dataset.atEnd = "yes";
+      box.addEventListener("scroll", function () {
+        box.dataset.atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 8 ? "yes" : "no";
+      });
+    });
     if (!keptAtEnd) return;
     keptAtEnd.disconnect();  // the boxes of the frames before are gone
     document.querySelectorAll("[data-scroll-end]").forEach(function (box) {

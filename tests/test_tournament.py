@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 import time
+from functools import partial
 from typing import Any
 
 import httpx
@@ -516,7 +517,13 @@ def test_the_bots_hold_a_night_s_first_move_for_a_watcher_at_the_table_to_predic
             after they first looked (the test moved the clock by that much)."""
             match = current_match(live_room(client, code))
             asleep = any(s.wakes_at > clock.at for s in clock._sleepers)
-            return asleep and not match.history
+            close = match.predictions_close_at
+            return (
+                asleep
+                and not match.history
+                and close is not None
+                and (close - clock.now()).total_seconds() == pytest.approx(10 - for_seconds)
+            )
 
         def night_with_ann_watching() -> tuple[str, str, str]:
             created = create_room(client, "hidden_leaders")
@@ -551,9 +558,9 @@ def test_the_bots_hold_a_night_s_first_move_for_a_watcher_at_the_table_to_predic
         with client.websocket_connect(f"/ws/rooms/{code}?token={ann}"):
             assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
             wait_for(lambda: first_move_held(0), "the bots holding the first move")
-            for _ in range(19):
+            for step in range(1, 20):
                 clock.advance(0.5)
-                wait_for(lambda: first_move_held(0), "the bots holding it within the grace")
+                wait_for(partial(first_move_held, step / 2), "the bots holding it within the grace")
             clock.advance(0.5)
             wait_for(lambda: current_match(live_room(client, code)).history, "the bots' first move")
             late = client.post(
