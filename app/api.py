@@ -389,8 +389,8 @@ class SeatView(RoomView):
     time_ran_out: int | None = Field(
         default=None,
         description="The round whose resolution played this seat's default order because its "
-        "time ran out (the sealing timer sealed it); null once the seat seals again or another "
-        "resolution comes (in a game of turns, the next move), or if it sealed its own.",
+        "time ran out (the sealing timer sealed it); null once the seat seals again (in a game "
+        "of turns it stays through the other player's moves), or if it sealed its own.",
     )
     sealed_by: Literal["bot", "timer"] | None = Field(
         default=None,

@@ -165,6 +165,10 @@ class LiveMatch:
     show_started_at: datetime | None = None
     show_elapsed: float | None = None
     fast_forward: bool = False
+    ran_out: dict[int, int] = field(default_factory=dict)
+    """Room seat → the round whose resolution played the default order the sealing timer
+    sealed for it (H5.4), until the seat seals again: its phone says so even after others
+    have moved on (in a game of turns, the next move is someone else's)."""
     predictions_close_at: datetime | None = None
     """When the bots stop holding the first move for the watchers' predictions (set at their
     first look, ``Scheduler._held_for_predictions``; memory only)."""
@@ -570,6 +574,12 @@ def live_match_of(
     ]
     kept_from = records[-1].first_seq if records else 0
     players = players_of(match)
+    ran_out: dict[int, int] = {}
+    for o in orders:  # each seat's newest order decides: the timer's, once it is played
+        ran_out.pop(players[o.seat], None)
+        played = next((r for r in records if r.first_seq <= o.seq <= r.last_seq), None)
+        if o.by_timer and played is not None:
+            ran_out[players[o.seat]] = played.round
     sealed = [
         SealedOrder(
             o.seq,
@@ -619,6 +629,7 @@ def live_match_of(
         show_started_at=as_aware(match.show_started_at),
         show_elapsed=match.show_elapsed,
         fast_forward=match.fast_forward,
+        ran_out=ran_out,
     )
 
 

@@ -351,12 +351,9 @@ def _sealed_by(mine: list[SealedOrder]) -> str | None:
 
 
 def _time_ran_out(match: LiveMatch, position: int) -> int | None:
-    """The round of the newest resolution if the sealing timer sealed this seat's order in
-    it (H5.4): the seat's default order was played, not its own."""
-    if not match.history:
-        return None
-    timed_out = any(o.position == position and o.by_timer for o in match.last_resolution_orders())
-    return match.history[-1].round if timed_out else None
+    """The round whose resolution played this seat's default order, the sealing timer having
+    sealed it (H5.4), until the seat seals again (``LiveMatch.ran_out``)."""
+    return match.ran_out.get(position)
 
 
 def pointer(*parts: object) -> str:

@@ -1141,6 +1141,11 @@ class RoomService:
             match.history.append(record)
             match.sealed = [o for o in match.sealed if o.seq >= record.first_seq]
         match.sealed.append(sealed)
+        match.ran_out.pop(seat.position, None)  # it sealed again
+        if record is not None:
+            for played in match.last_resolution_orders():
+                if played.by_timer:
+                    match.ran_out[played.position] = record.round
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"

@@ -21,7 +21,7 @@ from engine.core import Rng
 from engine.registry import get_rules
 from tests.clock import ManualClock
 from tests.live import current_match, live_room, room_service
-from tests.play import auth
+from tests.play import auth, order_from_prompt
 
 TIMER = 10
 NAMES = ("Ema", "Petr", "Olga")
@@ -416,6 +416,28 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     told = f"Time ran out for {late_name}: the default move was played."
     assert told in page
     assert told in timed.get(f"/b/{code}").text
+    # The other player moves on: the late one's phone still says so (it said so for one
+    # move only, gone before its player looked), until it seals again itself.
+    for _ in range(5):  # the late seat's turn may go on (Hidden Leaders: take, then place)
+        if me(timed, code, other)["prompt"] is not None:
+            break
+        version = board(timed, code)["version"]
+        clock.advance(TIMER)
+        wait_until(timed, code, lambda v, n=version: v["version"] > n, "the next default move")
+    moves = 0
+    while (prompt := me(timed, code, other)["prompt"]) is not None and moves < 10:
+        version = board(timed, code)["version"]
+        order = prompt["options"][0]["order"] if "options" in prompt else order_from_prompt(prompt)
+        assert timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(other)).is_success
+        wait_until(timed, code, lambda v, n=version: v["version"] > n, "the other's move")
+        moves += 1
+        assert me(timed, code, late)["time_ran_out"] is not None, f"after {moves} moves"
+    assert moves, "the other player had a move"
+    prompt = me(timed, code, late)["prompt"]
+    assert prompt is not None, "the late seat decides again"
+    order = prompt["options"][0]["order"] if "options" in prompt else order_from_prompt(prompt)
+    assert timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(late)).is_success
+    assert me(timed, code, late)["time_ran_out"] is None
 
 
 @pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
