@@ -21,7 +21,7 @@ from engine.core import Rng
 from engine.registry import get_rules
 from tests.clock import ManualClock
 from tests.live import current_match, live_room, room_service
-from tests.play import auth, order_from_prompt
+from tests.play import auth, order_from_prompt, start_duel
 
 TIMER = 10
 NAMES = ("Ema", "Petr", "Olga")
@@ -526,3 +526,25 @@ def test_a_round_robin_names_the_seat_whose_time_ran_out(
     other = next(seat for seat in players if seat != late)
     timed.cookies.set(f"pecet_seat_{code}", tokens[other])
     assert told in timed.get(f"/r/{code}").text
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_the_host_pauses_a_turn_game_from_the_board(timed: TestClient, game: str) -> None:
+    """Pause and Resume sit in a duel board's host menu too (only Heirs had them on the TV;
+    with a sealing timer running the host had no way to stop the clock), and the board says
+    it is paused beside the stopped clock."""
+    code, host, _tokens = start_duel(timed, game)
+    timed.cookies.set(f"pecet_host_{code}", host)
+    page = timed.get(f"/b/{code}").text
+    menu = page[page.index('class="host-menu"') :]
+    assert 'data-testid="pause"' in menu and ">Pause<" in menu
+    assert 'data-testid="board-paused"' not in page
+    assert timed.post(f"/b/{code}/pause", data={"paused": "1"}).status_code in (200, 204, 303)
+    assert board(timed, code)["paused"] is True
+    page = timed.get(f"/b/{code}").text
+    assert 'data-testid="board-paused"' in page and "Paused by the host" in page
+    assert ">Resume<" in page[page.index('class="host-menu"') :]
+    assert timed.post(f"/b/{code}/pause", data={"paused": "0"}).status_code in (200, 204, 303)
+    assert 'data-testid="board-paused"' not in timed.get(f"/b/{code}").text
+    timed.cookies.clear()
+    assert 'data-testid="pause"' not in timed.get(f"/b/{code}").text, "the host's only"
