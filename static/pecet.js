@@ -373,19 +373,27 @@
     myTurnBefore = takeNow;
     if (body.dataset.seatCode) document.title = (myTurn ? "● " : "") + baseTitle;
   }
-  // When the board starts playing a round out, a phone scrolled down its sealed sheet shows
-  // the top, where it says to watch the board.
-  var watching = !!document.querySelector("[data-testid=watch]");
-  function noticeWatch() {
-    var now = !!document.querySelector("[data-testid=watch]");
-    if (now && !watching) window.scrollTo(0, 0);
-    watching = now;
+  // A phone scrolled down a long page shows the top, where the news is, when the board starts
+  // playing a round out ("watch the board"), when its order sheet gives way to the sealed
+  // card ("sealed — waiting for 2 others", Heirs), and when the match ends (who won).
+  function screenNow() {
+    if (document.querySelector("#phone-view [data-testid=watch]")) return "watch";
+    var view = document.getElementById("phone-view");
+    if (view && view.dataset.status === "finished") return "over";
+    return document.querySelector("#phone-view [data-testid=orders-form]") ? "sheet" : "other";
+  }
+  var screenBefore = screenNow();
+  function noticeScreen() {
+    var now = screenNow();
+    var leftSheet = screenBefore === "sheet" && now !== "sheet";
+    if (now !== screenBefore && (leftSheet || now === "watch" || now === "over")) window.scrollTo(0, 0);
+    screenBefore = now;
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
     lastFrame = Date.now();
     keepStylesheets();
     tick();
-    noticeWatch();
+    noticeScreen();
     keepOpen(document);
     scrollLogs(document);
     noticeTurn();

@@ -256,7 +256,15 @@ def test_three_phones_play_three_rounds_then_bots_finish(
                         keep_screenshot(
                             phone, artifacts / f"heirs-phone-{index}-sealing.png", full_page=True
                         )
-                for phone in phones:
+                # Anna seals from the sheet's foot: her phone then shows its top, where the
+                # sealed card says whom the round waits for (it stayed at the foot, on her
+                # heir's figures).
+                anna.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+                assert anna.evaluate("() => scrollY") > 0
+                seal(anna)
+                anna.wait_for_function("() => scrollY === 0")
+                expect(anna.locator("[data-testid=sealed]")).to_be_in_viewport()
+                for phone in phones[1:]:
                     seal(phone)
                 expect(sealed_or_next(anna)).to_be_visible()
                 # The board plays the round out (quickly here: the test server paces each
