@@ -197,6 +197,21 @@
     });
   }
 
+  // A box that scrolls without a scroll bar in sight (the TV lobby's column: the seat PINs at
+  // its foot at 720p) shows a mark at its foot while more of it lies below.
+  function markMoreBelow() {
+    document.querySelectorAll("[data-more-below]").forEach(function (box) {
+      box.classList.toggle("more-below", box.scrollHeight - box.scrollTop - box.clientHeight > 2);
+    });
+  }
+  document.addEventListener("scroll", function (evt) {
+    if (evt.target.matches && evt.target.matches("[data-more-below]")) markMoreBelow();
+  }, true);
+  document.addEventListener("toggle", function () { markMoreBelow(); }, true);
+  window.addEventListener("resize", markMoreBelow);
+  document.addEventListener("htmx:wsAfterMessage", markMoreBelow);
+  markMoreBelow();
+
   // A lobby form opened by a tap (the tournament, the timer) is brought wholly into sight
   // where its column scrolls: opened at the screen's foot, its button stayed below the edge.
   document.addEventListener("click", function (evt) {

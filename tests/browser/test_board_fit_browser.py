@@ -5,11 +5,12 @@ other, with no way to scroll to what was cut."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
@@ -141,3 +142,30 @@ def test_the_replay_fits_a_smaller_screen_as_the_board_does(
     tv = shares[-1]
     assert tv > 0.7, "the board is most of the TV's replay"
     assert shares == pytest.approx([tv] * len(shares), rel=0.02), "the same share on every screen"
+
+
+def test_the_lobby_column_shows_when_more_of_it_lies_below(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Three people and two bots in an Heirs lobby on a 720p TV: the host's column runs past
+    the screen's foot (the seat PINs), and it scrolls without a bar in sight; a mark at its
+    foot says so until the column is scrolled to its end."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    for name in ("Mia", "Noah", "Ema"):
+        assert api.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 201
+    bearer = {"Authorization": f"Bearer {host}"}
+    for _ in range(2):
+        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
+    page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
+    column = page.locator(".seats-panel")
+    expect(column.locator("[data-testid=pins]")).to_have_count(1)
+    page.locator("[data-testid=tournament-form] > summary").click()  # longer still
+    overflow = "el => el.scrollHeight - el.scrollTop - el.clientHeight"
+    assert column.evaluate(overflow) > 2, "the column runs past the screen"
+    expect(column).to_have_class(re.compile(r"\bmore-below\b"))
+    column.evaluate("el => el.scrollTo(0, el.scrollHeight)")
+    expect(column).not_to_have_class(re.compile(r"\bmore-below\b"))
+    page.context.close()
