@@ -825,7 +825,7 @@ class LegionsScreens:
             **table_context(payload, seat),
             "seat_notes": notes,
             "board_lobby_hint": i18n.gettext(
-                "Two players: seat A is dealt first, seat B second. When the game starts, the "
+                "Two players: seat 1 is dealt first, seat 2 second. When the game starts, the "
                 "server draws who plays Necro-camp and who plays King; each phone shows its "
                 "side, and the board shows Necro-camp at the top and King at the bottom."
             ),
