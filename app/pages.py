@@ -156,7 +156,11 @@ def game_name(game: str) -> str:
         return game
 
 
+TIMER_CHOICES = (30, 60, 90, 120, 180, 300)
+"""The sealing timer's lengths the host picks from, in seconds (the API takes any)."""
+
 environment.globals.update(
+    timer_choices=TIMER_CHOICES,
     static_url=static_url,
     faction_name=hidden_leaders.faction_name,
     colour_badge_style=heirs.colour_badge_style,

@@ -6,6 +6,7 @@ move by hand."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime, timedelta
 from typing import Any
@@ -451,6 +452,7 @@ def test_the_lobby_of_a_turn_game_offers_the_timer(timed: TestClient, game: str)
     lobby = timed.get(f"/b/{code}").text
     assert 'data-testid="lobby-timer"' in lobby and 'data-testid="game-timer"' in lobby
     assert 'data-testid="time-0"' in lobby, "more time for Ann"
+    assert '<option value="30">30 s</option>' in lobby, "a quick duel's 30 s a move"
     assert timed.post(f"/b/{code}/timer", data={"timer": "90"}).status_code in (200, 204, 303)
     assert board(timed, code)["options"]["timer"] == 90
     assert "Sealing timer: 90 s" in timed.get(f"/b/{code}").text
@@ -548,3 +550,18 @@ def test_the_host_pauses_a_turn_game_from_the_board(timed: TestClient, game: str
     assert 'data-testid="board-paused"' not in timed.get(f"/b/{code}").text
     timed.cookies.clear()
     assert 'data-testid="pause"' not in timed.get(f"/b/{code}").text, "the host's only"
+
+
+def test_the_heirs_lobby_offers_the_same_timer_and_keeps_one_set_through_the_api(
+    timed: TestClient,
+) -> None:
+    created = timed.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    timed.cookies.set(f"pecet_host_{code}", host)
+    timer = re.compile(r'<select name="timer" data-testid="opt-timer">(.*?)</select>', re.S)
+    offered = re.findall(r'<option value="(\d*)"', timer.findall(timed.get(f"/b/{code}").text)[0])
+    assert offered == ["", "30", "60", "90", "120", "180", "300"]
+    made = timed.post(f"/api/rooms/{code}/options", json={"timer": 45}, headers=auth(host))
+    assert made.is_success, made.text
+    chosen = timer.findall(timed.get(f"/b/{code}").text)[0]
+    assert '<option value="45" selected>45 s</option>' in chosen, "not turned off by the form"
