@@ -565,3 +565,22 @@ def test_the_heirs_lobby_offers_the_same_timer_and_keeps_one_set_through_the_api
     assert made.is_success, made.text
     chosen = timer.findall(timed.get(f"/b/{code}").text)[0]
     assert '<option value="45" selected>45 s</option>' in chosen, "not turned off by the form"
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_a_phone_hears_that_the_host_gave_it_more_time(timed: TestClient, game: str) -> None:
+    """Only its countdown changed before: the phone now says the host gave it more time (or
+    no limit), while the room's timer runs; the other phone says nothing of the kind."""
+    code, host, tokens = start_duel(timed, game)
+    set_timer = timed.post(f"/api/rooms/{code}/timer", json={"timer": 60}, headers=auth(host))
+    assert set_timer.is_success, set_timer.text
+    assert more_time(timed, code, host, 0, 2) == 200
+    page = me_page(timed, code, tokens[0])
+    assert 'data-testid="my-more-time"' in page
+    assert "The host gave you more time: ×2." in page
+    assert 'data-testid="my-more-time"' not in me_page(timed, code, tokens[1])
+    assert more_time(timed, code, host, 0, None) == 200
+    assert "The host gave you no time limit." in me_page(timed, code, tokens[0])
+    no_timer = timed.post(f"/api/rooms/{code}/timer", json={"timer": None}, headers=auth(host))
+    assert no_timer.is_success, no_timer.text
+    assert 'data-testid="my-more-time"' not in me_page(timed, code, tokens[0]), "no timer"
