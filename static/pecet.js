@@ -209,7 +209,18 @@
   }, true);
   document.addEventListener("toggle", function () { markMoreBelow(); }, true);
   window.addEventListener("resize", markMoreBelow);
-  document.addEventListener("htmx:wsAfterMessage", markMoreBelow);
+  // Such a box is drawn anew with every change of the room (a phone joining): it keeps where
+  // the host had scrolled it (an open tournament form stayed below the edge, jumped back).
+  var keptScroll = 0;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var box = document.querySelector("[data-more-below]");
+    keptScroll = box ? box.scrollTop : 0;
+  });
+  function restoreKeptScroll() {  // after the panels kept open are open again (keepOpen)
+    var box = document.querySelector("[data-more-below]");
+    if (box && keptScroll) box.scrollTop = keptScroll;
+    markMoreBelow();
+  }
   markMoreBelow();
 
   // A lobby form opened by a tap (the tournament, the timer) is brought wholly into sight
@@ -410,6 +421,7 @@
     tick();
     noticeScreen();
     keepOpen(document);
+    restoreKeptScroll();
     scrollLogs(document);
     noticeTurn();
     restoreChoices();

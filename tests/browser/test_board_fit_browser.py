@@ -168,4 +168,9 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     expect(column).to_have_class(re.compile(r"\bmore-below\b"))
     column.evaluate("el => el.scrollTo(0, el.scrollHeight)")
     expect(column).not_to_have_class(re.compile(r"\bmore-below\b"))
+    # A phone joins: the board is drawn anew, and the column stays where the host had it
+    # (it jumped back to its top, the open form below the edge again).
+    assert api.post(f"/api/rooms/{code}/seats", json={"name": "Ivo"}).status_code == 201
+    expect(page.locator("[data-testid=seats]")).to_contain_text("Ivo")
+    assert page.locator(".seats-panel").evaluate("el => el.scrollTop") > 0
     page.context.close()
