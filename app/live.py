@@ -577,8 +577,10 @@ def live_match_of(
     ran_out: dict[int, int] = {}
     for o in orders:  # each seat's newest order decides: the timer's, once it is played
         ran_out.pop(players[o.seat], None)
-        played = next((r for r in records if r.first_seq <= o.seq <= r.last_seq), None)
-        if o.by_timer and played is not None:
+        if not o.by_timer:
+            continue  # every room loads at start-up: only the timer's few orders are looked up
+        played = next((r for r in reversed(records) if r.first_seq <= o.seq <= r.last_seq), None)
+        if played is not None:
             ran_out[players[o.seat]] = played.round
     sealed = [
         SealedOrder(
