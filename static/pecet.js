@@ -444,38 +444,54 @@
   // off to scroll, or after 3 s. A frame that came before the tap's order was sent cannot
   // know of it: the sheet it draws stays "sending" (a second tap on it would send the same
   // decision again, to be refused as stale) until a frame that came after the order.
+  // A frame that moves the phone to the next step of the board's show waits too, as long as
+  // the game's board takes to bring a step in (data-step-in-ms: Heirs walks the heir's token
+  // there first): the phone never tells its player an outcome the board has not shown yet.
   var framesHeld = function () { return false; };
   var ordersSent = 0;  // the phone's orders sent so far (a frame knows of those before it)
   if (document.getElementById("phone-socket") && htmx.createWebSocket) {
     var openSocket = htmx.createWebSocket, phoneSocket = null;
     var pressing = false, draining = false, held = [], presses = 0;
+    var stepping = 0, steps = 0;  // the step-in wait running (its number), 0: none
     var replayedBefore = null;  // while a held frame plays: the orders sent when it came
-    framesHeld = function () { return pressing || draining; };
+    framesHeld = function () { return pressing || draining || stepping !== 0; };
     htmx.createWebSocket = function (url) {
       phoneSocket = openSocket(url);
       held = [];
       draining = false;
+      stepping = 0;
       return phoneSocket;
+    };
+    var drain = function (socket) {  // the frames held, once nothing holds them any more
+      if (pressing || stepping || socket !== phoneSocket) return;  // a new press or socket
+      draining = false;
+      var frames = held;
+      held = [];
+      frames.forEach(function (frame) {
+        replayedBefore = frame.sent;
+        try {
+          socket.dispatchEvent(new MessageEvent("message", {data: frame.data}));
+        } finally {
+          replayedBefore = null;
+        }
+      });
     };
     var release = function () {
       if (!pressing) return;
       pressing = false;
       draining = true;
       var socket = phoneSocket;
-      setTimeout(function () {  // after the click's own handlers (its form is sent first)
-        if (pressing || socket !== phoneSocket) return;  // a new press, or a new socket
-        draining = false;
-        var frames = held;
-        held = [];
-        frames.forEach(function (frame) {
-          replayedBefore = frame.sent;
-          try {
-            socket.dispatchEvent(new MessageEvent("message", {data: frame.data}));
-          } finally {
-            replayedBefore = null;
-          }
-        });
-      }, 0);
+      // After the click's own handlers (its form is sent first).
+      setTimeout(function () { drain(socket); }, 0);
+    };
+    // How long a frame waits for the board to bring in the step of the show it moves the
+    // phone to (0: it moves nothing on, or the game's board brings a step in at once).
+    var stepInWait = function (frame) {
+      var step = /^[^>]*\bdata-show-step="([^"]*)"/.exec(frame);
+      var view = document.getElementById("phone-view");
+      var game = document.querySelector("#phone-view [data-step-in-ms]");
+      if (!step || !view || !game || step[1] === view.dataset.showStep) return 0;
+      return parseInt(game.dataset.stepInMs, 10) || 0;
     };
     document.addEventListener("pointerdown", function (evt) {
       if (!(evt.target.closest && evt.target.closest("#phone-view form"))) return;
@@ -490,7 +506,16 @@
       setTimeout(function () { if (press === presses) release(); }, 300);
     }, true);
     document.addEventListener("htmx:wsBeforeMessage", function (evt) {
-      if (!framesHeld() || replayedBefore !== null) return;
+      if (replayedBefore !== null) return;
+      if (!framesHeld()) {
+        var wait = stepInWait(evt.detail.message);
+        if (!wait) return;
+        var step = stepping = ++steps, socket = phoneSocket;
+        setTimeout(function () {
+          if (stepping === step) stepping = 0;
+          drain(socket);
+        }, wait);
+      }
       held.push({data: evt.detail.message, sent: ordersSent});
       evt.preventDefault();
     });

@@ -174,6 +174,30 @@ def board_snapshot(board: Page, field: str) -> dict[str, Any]:
     return snapshot
 
 
+# When each step of the show first comes into sight on a page ("round:step" → Date.now(),
+# one clock for every page of the browser): on the board its map's playing step, on a phone
+# the step its view stands at.
+STEP_TIMES_JS = """(kind) => {
+  window.stepTimes = {};
+  const stepNow = () => {
+    if (kind === 'board') {
+      const board = document.querySelector('.hx-board.playing');
+      return board ? board.dataset.showRound + ':' + board.dataset.showStep : null;
+    }
+    const view = document.getElementById('phone-view');
+    return view ? view.dataset.showStep || null : null;
+  };
+  const note = () => {
+    const step = stepNow();
+    if (step && !(step in window.stepTimes)) window.stepTimes[step] = Date.now();
+  };
+  new MutationObserver(note).observe(document.body, {childList: true, subtree: true});
+  note();
+}"""
+STEP_IN_MS = 800
+"""How long the board takes to bring a step in (the heir's token walks, heirs.css)."""
+
+
 UNOWNED_FILL = "rgb(42, 48, 59)"
 """A field nobody owns (heirs.css)."""
 
@@ -230,6 +254,9 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                 setup_phone(phone, artifacts, None)
             tokens = [seat_token(phone, code) for phone in phones]
             anna = phones[0]
+            board.evaluate(STEP_TIMES_JS, "board")
+            for phone in phones:
+                phone.evaluate(STEP_TIMES_JS, "phone")
 
             # A rare stall here in CI must explain itself (the pages' sockets, the server's log).
             with explained(server.log_path, board=board, anna=anna, boris=phones[1]):
@@ -349,6 +376,18 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             for phone in phones:
                 phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
                 expect(phone.locator("[data-testid=watch]")).to_have_count(0)
+            # Each step came to the phones only once the board had brought it in (its token
+            # walked): a phone never told its player an outcome before the board showed it.
+            on_board = board.evaluate("() => window.stepTimes")
+            shown = [key for key in on_board if key.startswith(f"{round_number}:")]
+            assert len(shown) == len(playback), (shown, len(playback))
+            for index, phone in enumerate(phones):
+                on_phone = phone.evaluate("() => window.stepTimes")
+                late = {key: on_phone[key] - on_board[key] for key in shown}
+                assert all(STEP_IN_MS - 150 <= ms <= STEP_IN_MS + 1000 for ms in late.values()), (
+                    NAMES[index],
+                    late,
+                )
             keep_screenshot(anna, artifacts / "reveal-phone-next-sheet.png", full_page=True)
 
             # ---- the host fast-forwards to the end; the humans' seats seal by the API
