@@ -3,12 +3,14 @@ rows of seven heroes reached 369 px on it, the seventh card cut off at the edge.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, ViewportSize
+from playwright.sync_api import Browser, ViewportSize, expect
 
+from engine.core import JSON
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess
 from tests.play import auth
@@ -122,3 +124,79 @@ def test_a_long_name_is_drawn_whole_in_the_phone_header(
         if long_line:
             keep_screenshot(page, artifacts / f"phone-header-{len(name)}.png")
         context.close()
+
+
+# The hyphenated words (a field such as R3-0) of the Heirs phone's sheet and log that are
+# drawn broken over two lines ("R3-" / "0"), with the text they stand in.
+BROKEN_FIELDS_JS = """() => {
+  const broken = [];
+  const boxes = document.querySelectorAll('.hx-target, [data-testid=my-log] li');
+  for (const box of boxes) {
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/\\S*\\w-\\w\\S*/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(word[0] + ' in ' + box.textContent.trim());
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def wait_for_prompt(http: httpx.Client, code: str, token: str, kind: str, round_: int) -> JSON:
+    """The seat's view once it is asked for ``kind`` in round ``round_`` (polled: bots and
+    the board's show come in between)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        me: JSON = http.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+        prompt = me.get("prompt") or {}
+        if prompt.get("kind") == kind and (me.get("view") or {}).get("round") == round_:
+            return me
+        time.sleep(0.05)
+    raise AssertionError(f"no {kind} prompt in round {round_}")
+
+
+def test_heirs_field_names_stay_whole_on_a_small_phone(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """A field's name is one word to the player: the 360 px sheet broke "Scout R4-0" after
+    its hyphen, and so could the phone's own log lines."""
+    base = server.base_url
+    http = httpx.Client(base_url=base, timeout=10)
+    created = http.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = http.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    for _ in range(4):
+        assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    for _attempt in range(6):  # the bots choose their colours meanwhile (H3.1)
+        setup = wait_for_prompt(http, code, token, "setup", 0)["prompt"]
+        choice = {"colour": setup["colours"][0], "character": setup["characters"][0]}
+        sealed = http.post(f"/api/rooms/{code}/orders", json=choice, headers=auth(token))
+        if sealed.status_code == 202:
+            break
+        assert sealed.json()["code"] == "COLOUR_TAKEN", sealed.text
+    prompt = wait_for_prompt(http, code, token, "orders", 1)["prompt"]
+    order = {
+        **prompt["default"],
+        "expedition": {"kind": "move", "field": prompt["expedition"]["move"][0]},
+    }
+    sealed = http.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+    assert sealed.status_code == 202, sealed.text
+    wait_for_prompt(http, code, token, "orders", 2)
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    context.add_cookies([{"name": f"pecet_seat_{code}", "value": token, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/r/{code}")
+    page.locator("[data-testid=orders-form]").wait_for()
+    # The last round's own lines name the field the heir moved to; the sheet, its neighbours.
+    expect(page.locator("[data-testid=my-log]")).to_contain_text("You move")
+    assert page.locator(".hx-target").count() > 3
+    broken: list[str] = page.evaluate(BROKEN_FIELDS_JS)
+    assert broken == [], broken
+    keep_screenshot(page, artifacts / "heirs-sheet-360.png", full_page=True)
+    context.close()
