@@ -436,6 +436,27 @@
       setTimeout(function () { refusal.classList.remove("show"); }, 8000);
     }
   });
+  // ---------------------------------------------------------------- "are you sure?"
+  // The host's questions (hand a seat to a bot, skip the show) are asked in the page's own
+  // dialog, not with the browser's confirm(), which stopped the whole page while it was open:
+  // the board's show, the frames of the room. The page goes on meanwhile, so the form asked
+  // from may have been drawn anew: the request is then sent as the form would have sent it.
+  document.addEventListener("htmx:confirm", function (evt) {
+    var question = evt.detail.question, dialog = document.getElementById("confirm");
+    if (!question || !dialog || !dialog.showModal) return;  // nothing to ask, or confirm()
+    evt.preventDefault();
+    var asker = evt.detail.elt, verb = evt.detail.verb, path = evt.detail.path;
+    var values = asker.tagName === "FORM" ? Object.fromEntries(new FormData(asker)) : {};
+    dialog.querySelector("[data-question]").textContent = question;
+    dialog.returnValue = "";
+    dialog.onclose = function () {
+      if (dialog.returnValue !== "yes") return;
+      if (document.body.contains(asker)) evt.detail.issueRequest(true);
+      else htmx.ajax(verb.toUpperCase(), path, {swap: "none", values: values});
+    };
+    dialog.showModal();
+  });
+
   // ---------------------------------------------------------------- a finger on the screen
   // A frame that comes while a finger is on a phone's form waits for it to lift: a tap on
   // "Keep" while another heir's pick redrew the page (Heirs' setup redraws a phone at each

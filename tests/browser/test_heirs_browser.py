@@ -285,12 +285,12 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             assert settled and battle_seen
 
             # The host hands every seat to a bot; the bots finish the game.
-            board.on("dialog", lambda dialog: dialog.accept())
             for seat in range(3):
                 # The menu stays open a minute across re-renders once the host opened it.
                 if not board.locator(".hx-hand-over").evaluate("menu => menu.open"):
                     board.locator(".hx-hand-over summary").click()
                 board.locator(f"[data-testid=kick-{seat}]").click()
+                board.locator("[data-testid=confirm-yes]").click()  # the page's own question
                 expect(board.locator(f"[data-testid=kick-{seat}]")).to_have_count(0)
                 # The new bot seals at once: wait for it before the next seat.
                 if seat < 2:

@@ -150,7 +150,6 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
         try:
             board = browser.new_context(viewport=BOARD_SIZE).new_page()
             board.set_default_timeout(TIMEOUT_MS)
-            board.on("dialog", lambda dialog: dialog.accept())
             board.goto(server.base_url + "/")
             board.locator('button[name="game"][value="legions"]').click()
             board.wait_for_url("**/b/*")

@@ -238,7 +238,6 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
         try:
             board, code = host_room(browser, server.base_url, watch=True)
             board.set_default_timeout(TIMEOUT_MS)
-            board.on("dialog", lambda dialog: dialog.accept())
             set_option(board, "opt-rounds", str(ROUNDS))
             phones = [join(browser, server.base_url, code, name, watch=True) for name in NAMES]
             for phone in phones:
@@ -394,6 +393,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             for token in tokens:
                 assert api_seal(api, code, token)
             board.locator("[data-testid=fast-forward]").click()
+            board.locator("[data-testid=confirm-yes]").click()  # the page's own question
             deadline = time.monotonic() + 90
             while time.monotonic() < deadline and board_json(api, code)["status"] != "finished":
                 if not any([api_seal(api, code, token) for token in tokens]):

@@ -1,0 +1,87 @@
+"""The host's "are you sure?" is the page's own dialog, not the browser's confirm(), which
+stopped the whole page while it was open: the board's show stood still for the room, and no
+frame of the room came in until the host answered."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Dialog, expect
+
+from tests.browser.kit import keep_screenshot
+from tests.conftest import ServerProcess, running_server
+from tests.play import auth
+
+pytestmark = pytest.mark.browser
+
+BOARD_SIZE = {"width": 1280, "height": 720}
+STEP_SECONDS = 0.4
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 10) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (polled)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.fixture
+def show_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with running_server(tmp_path, STEP_SECONDS) as process:
+        yield process
+
+
+def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
+    show_server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    base = show_server.base_url
+    http = httpx.Client(base_url=base, timeout=10)
+    created = http.post("/api/rooms", json={"game": "heirs", "options": {"rounds": 12}}).json()
+    code, host = created["code"], created["host_token"]
+    for _ in range(3):
+        assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    context = browser.new_context(viewport=BOARD_SIZE)  # type: ignore[arg-type]
+    context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
+    board = context.new_page()
+    native: list[Dialog] = []
+    board.on("dialog", lambda dialog: (native.append(dialog), dialog.dismiss()))
+    board.goto(f"{base}/b/{code}")
+    board.locator("#board-view").wait_for()  # a board that watches: the rounds play out on it
+    assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+
+    # During a show, the host asks to fast-forward: a question in the page.
+    fast_forward = board.locator("[data-testid=fast-forward]")
+    fast_forward.wait_for()
+    fast_forward.click()
+    dialog = board.locator("[data-testid=confirm]")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Skip the board's show of every later round")
+    keep_screenshot(board, artifacts / "confirm-fast-forward.png")
+    # Cancel: nothing is sent.
+    board.locator("[data-testid=confirm-no]").click()
+    expect(dialog).to_be_hidden()
+    assert http.get(f"/api/rooms/{code}").json()["fast_forward"] is False
+
+    # Asked again, and left open while the board plays on underneath: its show moves on, and
+    # the form asked from is drawn anew with the frames.
+    fast_forward.wait_for()
+    fast_forward.click()
+    expect(dialog).to_be_visible()
+    board.evaluate(
+        "() => { document.querySelector('[data-testid=fast-forward]').form.dataset.asked = '1'; }"
+    )
+    board.wait_for_function("() => !document.querySelector('form[data-asked]')")
+    expect(dialog).to_be_visible()
+    board.locator("[data-testid=confirm-yes]").click()
+    expect(dialog).to_be_hidden()
+    # The answer is the form's own request, "every later round" with it.
+    assert wait_until(lambda: http.get(f"/api/rooms/{code}").json()["fast_forward"])
+    assert native == [], "the browser's own confirm() was used"
+    context.close()
