@@ -174,3 +174,101 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     expect(page.locator("[data-testid=seats]")).to_contain_text("Ivo")
     assert page.locator(".seats-panel").evaluate("el => el.scrollTop") > 0
     page.context.close()
+
+
+LANGUAGES = ("en", "cs", "hr", "ru")
+
+
+def finished_by_bots(api: httpx.Client, game: str, bots: int) -> tuple[str, str]:
+    """A room of ``game`` its bots played to the end (no board watched: no show), with its
+    code and host token."""
+    created = api.post("/api/rooms", json={"game": game}).json()
+    code, host = created["code"], created["host_token"]
+    bearer = {"Authorization": f"Bearer {host}"}
+    for _ in range(bots):
+        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
+    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    wait_for(lambda: api.get(f"/api/rooms/{code}").json()["status"] == "finished", "the bots' game")
+    return code, host
+
+
+def ended_board(browser: Browser, base: str, code: str, host: str, lang: str) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale=lang)
+    context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
+    page = context.new_page()
+    page.goto(f"{base}/b/{code}")
+    page.locator("#board-view[data-status=finished]").wait_for()
+    assert page.locator("html").get_attribute("lang") == lang
+    return page
+
+
+# Each Hidden Leaders scoring row of heroes given to a player filled to all seven of its
+# faction's heroes (L1), the most a row can hold; then where each row's chips and sum stand.
+FULL_ROWS_JS = """() => {
+  const rows = [...document.querySelectorAll('.step .goes')];
+  for (const row of rows) {
+    const chip = row.querySelector('.chip');
+    if (!chip) continue;
+    while (row.querySelectorAll('.chip').length < 7) {
+      row.insertBefore(chip.cloneNode(true), row.querySelector('.sum'));
+    }
+  }
+  return rows.map(row => {
+    const panel = row.closest('.step').getBoundingClientRect();
+    const chips = [...row.querySelectorAll('.chip')].map(chip => chip.getBoundingClientRect());
+    // One line: the chips side by side, and the row's name and sum beside them.
+    const middles = [...row.children].map(child => {
+      const box = child.getBoundingClientRect();
+      return Math.round((box.top + box.bottom) / 2);
+    });
+    const right = Math.max(...[...row.children].map(c => c.getBoundingClientRect().right));
+    const level = chips.length ? (chips[0].top + chips[0].bottom) / 2 : middles[0];
+    return {
+      lines: new Set(chips.map(chip => Math.round(chip.top))).size || 1,
+      beside: middles.every(middle => Math.abs(middle - level) < 20),
+      inside: right <= panel.right + 0.5,
+    };
+  });
+}"""
+
+
+def test_the_hidden_leaders_scoring_fits_a_720p_tv_with_full_rows(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """A faction's heroes given to one player filled a second line of its panel, which pushed
+    the result below the screen's foot ("Watch again" cut in half, the armies under the
+    language links)."""
+    base = server.base_url
+    code, host = finished_by_bots(httpx.Client(base_url=base, timeout=10), "hidden_leaders", 2)
+    found: list[str] = []
+    for lang in LANGUAGES:
+        page = ended_board(browser, base, code, host, lang)
+        page.locator(".final").wait_for()
+        rows = page.evaluate(FULL_ROWS_JS)
+        whole = {"lines": 1, "beside": True, "inside": True}
+        assert rows and all(row == whole for row in rows), (lang, rows)
+        found += faults(page, f"hidden_leaders result ({lang})")
+        keep_screenshot(page, artifacts / f"board-fit-hidden_leaders-result-{lang}.png")
+        page.context.close()
+    assert not found, "\n".join(found)
+
+
+def test_the_heirs_results_fit_their_panel_in_every_language(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """Six heirs' Council points with their characters and artifacts: in Croatian the
+    table ran past its panel, the totals out of sight (a TV is not scrolled sideways)."""
+    base = server.base_url
+    code, host = finished_by_bots(httpx.Client(base_url=base, timeout=10), "heirs", 6)
+    for lang in LANGUAGES:
+        page = ended_board(browser, base, code, host, lang)
+        ending = page.locator("[data-testid=ending]")
+        ending.wait_for()
+        width = ending.evaluate("el => [el.scrollWidth, el.clientWidth]")
+        assert width[0] <= width[1], (lang, width)
+        total = page.locator('.hx-council th[data-column="total"]').bounding_box()
+        panel = ending.bounding_box()
+        assert total is not None and panel is not None
+        assert total["x"] + total["width"] <= panel["x"] + panel["width"], lang
+        keep_screenshot(page, artifacts / f"board-fit-heirs-result-{lang}.png")
+        page.context.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Dialog, expect
+from playwright.sync_api import Browser, Dialog, ViewportSize, expect
 
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess, running_server
@@ -18,7 +18,7 @@ from tests.play import auth
 
 pytestmark = pytest.mark.browser
 
-BOARD_SIZE = {"width": 1280, "height": 720}
+BOARD_SIZE: ViewportSize = {"width": 1280, "height": 720}
 STEP_SECONDS = 0.4
 
 
@@ -47,11 +47,16 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
     code, host = created["code"], created["host_token"]
     for _ in range(3):
         assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
-    context = browser.new_context(viewport=BOARD_SIZE)  # type: ignore[arg-type]
+    context = browser.new_context(viewport=BOARD_SIZE)
     context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
     board = context.new_page()
     native: list[Dialog] = []
-    board.on("dialog", lambda dialog: (native.append(dialog), dialog.dismiss()))
+
+    def refuse(dialog: Dialog) -> None:
+        native.append(dialog)
+        dialog.dismiss()
+
+    board.on("dialog", refuse)
     board.goto(f"{base}/b/{code}")
     board.locator("#board-view").wait_for()  # a board that watches: the rounds play out on it
     assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
