@@ -231,6 +231,19 @@
     var box = summary.parentElement;  // the click toggles it after this handler
     setTimeout(function () { if (box.open) box.scrollIntoView({ block: "nearest" }); }, 0);
   });
+  // Sent, it closes, and its column goes back to its top, where the room's heading and the
+  // night's plan show what was set (it stayed open and scrolled down, the heading above the
+  // screen's edge).
+  document.addEventListener("submit", function (evt) {
+    var box = evt.target.closest && evt.target.closest("details[data-bring-into-view]");
+    if (!box) return;
+    box.open = false;  // its toggle forgets it was kept open (data-keep-open)
+    if (box.dataset.openFor) {
+      try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
+    }
+    var column = box.closest("[data-more-below]");
+    if (column) column.scrollTop = 0;
+  }, true);
 
   // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the
   // phone's languages) stays open across the frames that redraw the page for data-open-for

@@ -173,6 +173,14 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     assert api.post(f"/api/rooms/{code}/seats", json={"name": "Ivo"}).status_code == 201
     expect(page.locator("[data-testid=seats]")).to_contain_text("Ivo")
     assert page.locator(".seats-panel").evaluate("el => el.scrollTop") > 0
+    # The tournament set, its form closes and the column is back at its top: the room's
+    # heading and the night's plan in sight (it stayed scrolled down, the heading above the
+    # screen's edge).
+    page.locator("[data-testid=make-tournament]").click()
+    expect(page.locator("[data-testid=tournament-form] > summary")).to_contain_text("Tournament")
+    expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
+    assert page.locator(".seats-panel").evaluate("el => el.scrollTop") == 0
+    expect(page.locator("[data-testid=plan]")).to_be_in_viewport()
     page.context.close()
 
 
