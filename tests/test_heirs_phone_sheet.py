@@ -9,8 +9,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from engine.core import Rng
 from engine.registry import get_rules
-from tests.live import current_match, heirs_at_first_orders, live_room
+from tests.live import current_match, heirs_at_first_orders, live_room, wait_for
 
 HEIRS: Any = get_rules("heirs")
 
@@ -84,3 +85,44 @@ def test_h18_a_fallen_dynasty_s_phone_says_so_and_shows_no_broken_numbers(
     assert 'data-testid="fallen"' in html and "Your dynasty has fallen" in html
     assert 'data-testid="sealed"' not in html
     assert "needed for the Axis" not in html and "attack here" not in html
+
+
+def test_the_sealed_card_says_what_its_digits_are(client: TestClient) -> None:
+    """ "Sealed 1a0a5b": the digits were explained only in a title, which a phone shows on no
+    tap, and a newcomer took them for a PIN or an error."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    tokens_ = [
+        client.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Ann", "Ben")
+    ]
+    bearer = {"Authorization": f"Bearer {host}"}
+    assert client.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    live = live_room(client, code)
+    for seat, token in enumerate(tokens_):
+        for attempt in range(6):  # a colour the other took meanwhile is chosen again (H3.1)
+            setup = HEIRS.random_order(current_match(live).state, seat, Rng(attempt))
+            sealed = client.post(
+                f"/api/rooms/{code}/orders",
+                json=setup,
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            if sealed.is_success:
+                break
+    wait_for(
+        lambda: (HEIRS.prompt(current_match(live).state, 0) or {}).get("kind") == "orders",
+        "the first round of orders",
+        10,
+    )
+    order = HEIRS.prompt(current_match(live).state, 0)["default"]
+    sealed = client.post(
+        f"/api/rooms/{code}/orders", json=order, headers={"Authorization": f"Bearer {tokens_[0]}"}
+    )
+    assert sealed.is_success, sealed.text
+    client.cookies.set(f"pecet_seat_{code}", tokens_[0])
+    html = client.get(f"/r/{code}").text
+    card = html[html.index('data-testid="sealed"') :]
+    card = card[: card.index("</section>")]
+    assert 'data-testid="my-commitment"' in card
+    shown = re.sub(r"<[^>]+>", "", card)  # the text in sight, not the tags' titles
+    assert "the board shows the same, and the replay proves" in shown
