@@ -24,7 +24,7 @@ from engine.tournament import (
     standings,
 )
 from tests.conftest import ServerProcess
-from tests.play import auth, create_room, join, play_to_end
+from tests.play import auth, create_room, join, order_from_prompt, play_to_end
 
 HOSTED = ("hidden_leaders", "heirs", "legions")
 
@@ -567,3 +567,45 @@ def test_the_bots_hold_a_night_s_first_move_for_a_watcher_at_the_table_to_predic
                 f"/api/rooms/{code}/predictions", json={"winner": 1}, headers=auth(ann)
             )
             assert late.status_code == 409, "the match's first round is played"
+
+
+def test_each_phone_sees_the_whole_night_at_its_end_and_the_winner_is_told(
+    client: TestClient,
+) -> None:
+    """At the night's end a phone read only its own place, in grey: the winner was not told
+    it had won, and nobody saw the others' places. Now every phone has the final table, and
+    the winner's phone says so (or that it shares first place)."""
+    created = client.post("/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 2}})
+    assert created.status_code == 201
+    code, host = created.json()["code"], auth(created.json()["host_token"])
+    tokens = [join(client, code, name)["token"] for name in ("Jana", "Petr")]
+    assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+    for _ in range(400):
+        board = client.get(f"/api/rooms/{code}").json()
+        if board["status"] == "finished":
+            if board["tournament"]["over"]:
+                break
+            assert client.post(f"/api/rooms/{code}/ready", headers=host).status_code == 200
+            continue
+        for token in tokens:
+            me = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+            if me.get("prompt"):
+                order = order_from_prompt(me["prompt"])
+                client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+    standings = board["tournament"]["standings"]
+    assert board["tournament"]["over"] and len(standings) == 2
+    firsts = [row["seat"] for row in standings if row["place"] == 1]
+    for seat, token in enumerate(tokens):
+        client.cookies.set(f"pecet_seat_{code}", token)
+        page = client.get(f"/r/{code}").text
+        table = page[page.index('data-testid="night-table"') :]
+        shown = re.sub(r"<[^>]+>", " ", table[: table.index("</table>")])
+        assert "Jana" in shown and "Petr" in shown
+        assert all(re.search(rf"\b{row['place']}\.", shown) for row in standings), shown
+        if seat not in firsts:
+            assert 'data-testid="night-won"' not in page
+        elif len(firsts) > 1:
+            assert "You share first place!" in page
+        else:
+            assert "The night is yours!" in page
+    assert firsts, "somebody is first"
