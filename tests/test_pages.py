@@ -1326,7 +1326,7 @@ def test_the_lobby_form_sets_rounds_of_a_list_and_shows_the_plan(client: TestCli
     )
     assert expected in board
     assert "First game: Hidden Leaders Duel" in board
-    assert 'name="rounds"' in board and "Rounds of the list" in board
+    assert 'name="rounds"' in board and "Times the list is played" in board
     assert "Game 0" not in board and "game 0" not in board
     client.cookies.set(f"pecet_seat_{code}", join_api(client, code, "Dan"))
     phone = client.get(f"/r/{code}")

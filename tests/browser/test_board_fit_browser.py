@@ -280,3 +280,49 @@ def test_the_heirs_results_fit_their_panel_in_every_language(
         assert total["x"] + total["width"] <= panel["x"] + panel["width"], lang
         keep_screenshot(page, artifacts / f"board-fit-heirs-result-{lang}.png")
         page.context.close()
+
+
+# What opening the host's menu does to the column beside it: the log's height and top, and
+# the menu's own box and text size (CSS px, before the board's zoom).
+HOST_MENU_JS = """() => {
+  const log = document.querySelector('[data-testid=history]').getBoundingClientRect();
+  const menu = document.querySelector('.host-menu');
+  const box = menu.getBoundingClientRect();
+  const button = menu.querySelector('form .button');
+  return {
+    log: [Math.round(log.top), Math.round(log.height)],
+    menu: [box.left, box.top, box.right, box.bottom].map(Math.round),
+    text: button ? parseFloat(getComputedStyle(button).fontSize) : 0,
+  };
+}"""
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_the_host_menu_floats_over_a_duel_board_readable(
+    server: ServerProcess, browser: Browser, artifacts: Path, game: str
+) -> None:
+    """Opened on a 720p TV, Hidden Leaders' host menu grew inside the side column: the log
+    shrank to a strip, the column's top went out of sight, and its buttons read at 9 px."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": game}).json()
+    code, host = created["code"], created["host_token"]
+    for name in ("Ann", "Ben"):
+        assert api.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 201
+    bearer = {"Authorization": f"Bearer {host}"}
+    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
+    page.locator("#board-view[data-status=playing]").wait_for()
+    closed = page.evaluate(HOST_MENU_JS)
+    page.locator(".host-menu > summary").click()
+    page.locator(".host-menu form .button").first.wait_for()
+    opened = page.evaluate(HOST_MENU_JS)
+    keep_screenshot(page, artifacts / f"board-fit-{game}-host-menu.png")
+    # The log keeps its place and at least its height (the folded menu's line is freed).
+    assert opened["log"][0] == closed["log"][0], (closed, opened)
+    assert opened["log"][1] >= closed["log"][1], (closed, opened)
+    left, top, right, bottom = opened["menu"]
+    assert left >= 0 and top >= 0 and right <= 1280 and bottom <= 720, opened
+    assert opened["text"] >= 18, opened
+    assert not faults(page, f"{game} host menu")
+    page.context.close()
