@@ -626,6 +626,31 @@ def test_a_pedestal_where_the_heir_stays_says_so() -> None:
     ]
 
 
+def test_an_heir_walks_into_the_field_before_the_log_says_it_conquers_it() -> None:
+    """H7.3: the rules record a conquest, then the attacker's move into the field; the log
+    read "Tom conquers R3-0." before "Tom moves R4-0 → R3-0.". Both the board's log and a
+    phone's own lines now follow the heir."""
+    from app.games.heirs import log_lines
+
+    events: list[Mapping[str, Any]] = [
+        {"kind": "step", "data": {"seat": 1, "pedestal": 1}},
+        {"kind": "battle", "data": {"field": "R3-0", "attacker": 1, "defender": 0}},
+        {"kind": "conquer", "data": {"seat": 1, "field": "R3-0"}},
+        {"kind": "move", "data": {"seat": 1, "from": "R4-0", "to": "R3-0"}},
+        {"kind": "conquer", "data": {"seat": 2, "field": "R2-0"}},  # already stood there
+        {"kind": "move", "data": {"seat": 2, "from": "R2-0", "to": "R1-0"}},
+    ]
+    with i18n.use_language("en"):
+        board = [line["text"] for line in log_lines(events, NAMES, None)]
+        tom = [line["text"] for line in log_lines(events, NAMES, 1)]
+    for lines in (board, tom):
+        moved = next(i for i, t in enumerate(lines) if "R4-0 → R3-0" in t)
+        conquered = next(i for i, t in enumerate(lines) if "conquer" in t and "R3-0" in t)
+        assert moved + 1 == conquered, lines
+    # A conquest of the field the heir stood on, then a move elsewhere, keeps its order.
+    assert board.index("Jiří conquers R2-0.") < board.index("Jiří moves R2-0 → R1-0.")
+
+
 def test_h11_7_an_unknown_caster_is_not_told_by_its_pedestal() -> None:
     """A Curse or Bribery that does not give its caster away reads "an unknown sibling"; told
     in the caster's own step, under "Pedestal 3: Bot 1", it named the caster after all. It is

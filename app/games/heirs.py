@@ -681,6 +681,21 @@ PHONE_SKIP_KINDS = {"hand"}
 """Events a phone's log leaves out (the dealt tricks are on its sheet)."""
 
 
+def in_reading_order(events: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The events in the order a reader follows them: an heir that conquers a field walks
+    into it first. The rules record the conquest, then the move (H7.3), and the log read
+    "Ann conquers R3-0." before "Ann moves R2-0 → R3-0."."""
+    ordered = list(events)
+    for index in range(len(ordered) - 1):
+        conquest, move = ordered[index], ordered[index + 1]
+        if conquest["kind"] != "conquer" or move["kind"] != "move":
+            continue
+        taken, walked = conquest.get("data") or {}, move.get("data") or {}
+        if taken.get("seat") == walked.get("seat") and taken.get("field") == walked.get("to"):
+            ordered[index], ordered[index + 1] = move, conquest
+    return ordered
+
+
 def log_lines(
     events: list[Mapping[str, Any]], names: Mapping[int, str], seat: int | None
 ) -> list[JSON]:
@@ -696,7 +711,7 @@ def log_lines(
             index, step = quiet
             lines[index]["text"] = stay_line(step, names, me=seat)
 
-    for event in events:
+    for event in in_reading_order(events):
         kind = event["kind"]
         if seat is None and kind not in BOARD_LOG_KINDS:
             continue
@@ -921,7 +936,7 @@ def phone_context(
         me.get("sealed_order"), names, {**me, "position": position}
     )
     log = []
-    for event in payload.get("events", []):
+    for event in in_reading_order(payload.get("events", [])):
         data = event.get("data") or {}
         mine = data.get("seat") == seat or seat in (
             data.get("attacker"),
