@@ -231,19 +231,21 @@
     var box = summary.parentElement;  // the click toggles it after this handler
     setTimeout(function () { if (box.open) box.scrollIntoView({ block: "nearest" }); }, 0);
   });
-  // Sent, it closes, and its column goes back to its top, where the room's heading and the
-  // night's plan show what was set (it stayed open and scrolled down, the heading above the
-  // screen's edge).
-  document.addEventListener("submit", function (evt) {
-    var box = evt.target.closest && evt.target.closest("details[data-bring-into-view]");
-    if (!box) return;
+  // Sent by its button and taken (the tournament set), it closes, and its column goes back
+  // to its top, where the room's heading and the night's plan show what was set: it stayed
+  // open and scrolled down, the heading above the screen's edge. A refused one stays open,
+  // its choices kept; so does one whose choices are sent as they change (the timer's).
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var box = evt.detail.elt.closest && evt.detail.elt.closest("details[data-bring-into-view]");
+    var sent = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent;
+    if (!box || !evt.detail.successful || !sent || sent.type !== "submit") return;
+    var column = box.closest("[data-more-below]");
+    if (column) column.scrollTop = 0;
     box.open = false;  // its toggle forgets it was kept open (data-keep-open)
     if (box.dataset.openFor) {
       try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
     }
-    var column = box.closest("[data-more-below]");
-    if (column) column.scrollTop = 0;
-  }, true);
+  });
 
   // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the
   // phone's languages) stays open across the frames that redraw the page for data-open-for
@@ -453,7 +455,10 @@
   // The host's questions (hand a seat to a bot, skip the show) are asked in the page's own
   // dialog, not with the browser's confirm(), which stopped the whole page while it was open:
   // the board's show, the frames of the room. The page goes on meanwhile, so the form asked
-  // from may have been drawn anew: the request is then sent as the form would have sent it.
+  // from may have been drawn anew. The answer then goes only if the page still asks the same
+  // (a form to the same address with the same question: the seat the question named may have
+  // gone to someone else meanwhile), sent as that form sends, its fields as they were. The
+  // forms that ask are plain posts of hidden fields whose answer swaps nothing.
   document.addEventListener("htmx:confirm", function (evt) {
     var question = evt.detail.question, dialog = document.getElementById("confirm");
     if (!question || !dialog || !dialog.showModal) return;  // nothing to ask, or confirm()
@@ -464,8 +469,11 @@
     dialog.returnValue = "";
     dialog.onclose = function () {
       if (dialog.returnValue !== "yes") return;
-      if (document.body.contains(asker)) evt.detail.issueRequest(true);
-      else htmx.ajax(verb.toUpperCase(), path, {swap: "none", values: values});
+      if (document.body.contains(asker)) { evt.detail.issueRequest(true); return; }
+      var still = Array.prototype.some.call(document.querySelectorAll("[hx-confirm]"), function (el) {
+        return el.getAttribute("hx-confirm") === question && el.getAttribute("hx-" + verb) === path;
+      });
+      if (still) htmx.ajax(verb, path, {swap: "none", values: values});
     };
     dialog.showModal();
   });
@@ -494,21 +502,40 @@
       held = [];
       draining = false;
       stepping = 0;
+      queueLag = 0;
       return phoneSocket;
     };
-    var drain = function (socket) {  // the frames held, once nothing holds them any more
+    // The frames held, in order, once nothing holds them any more. A frame that moves the
+    // phone to a step of the show plays no sooner than the step-in time after it came, and so
+    // do the frames queued behind it: each step of a burst keeps its own time on screen (they
+    // came one step's time apart, as the board's; played at once, the last step of a show
+    // was gone as soon as drawn), and a step that came under a finger waits too.
+    var queueLag = 0;  // the step-in time the frame played last from the queue kept
+    var drain = function (socket) {
       if (pressing || stepping || socket !== phoneSocket) return;  // a new press or socket
       draining = false;
-      var frames = held;
-      held = [];
-      frames.forEach(function (frame) {
+      while (held.length) {
+        var frame = held[0];
+        if (frame.lag === undefined) frame.lag = stepInMs(frame.data) || queueLag;
+        var wait = frame.at + frame.lag - Date.now();
+        if (wait > 0) { waitForStep(wait, socket); return; }
+        held.shift();
+        queueLag = frame.lag;
         replayedBefore = frame.sent;
         try {
           socket.dispatchEvent(new MessageEvent("message", {data: frame.data}));
         } finally {
           replayedBefore = null;
         }
-      });
+      }
+      queueLag = 0;
+    };
+    var waitForStep = function (ms, socket) {
+      var step = stepping = ++steps;
+      setTimeout(function () {
+        if (stepping === step) stepping = 0;
+        drain(socket);
+      }, ms);
     };
     var release = function () {
       if (!pressing) return;
@@ -518,10 +545,10 @@
       // After the click's own handlers (its form is sent first).
       setTimeout(function () { drain(socket); }, 0);
     };
-    // How long a frame waits for the board to bring in the step of the show it moves the
-    // phone to (0: it moves nothing on, or the game's board brings a step in at once).
-    var stepInWait = function (frame) {
-      var step = /^[^>]*\bdata-show-step="([^"]*)"/.exec(frame);
+    // How long the board takes to bring in the step of the show this frame moves the phone
+    // to (0: it moves nothing on, or the game's board brings a step in at once).
+    var stepInMs = function (frame) {
+      var step = /\bid="phone-view"[^>]*\bdata-show-step="([^"]*)"/.exec(frame);
       var view = document.getElementById("phone-view");
       var game = document.querySelector("#phone-view [data-step-in-ms]");
       if (!step || !view || !game || step[1] === view.dataset.showStep) return 0;
@@ -542,15 +569,11 @@
     document.addEventListener("htmx:wsBeforeMessage", function (evt) {
       if (replayedBefore !== null) return;
       if (!framesHeld()) {
-        var wait = stepInWait(evt.detail.message);
+        var wait = stepInMs(evt.detail.message);
         if (!wait) return;
-        var step = stepping = ++steps, socket = phoneSocket;
-        setTimeout(function () {
-          if (stepping === step) stepping = 0;
-          drain(socket);
-        }, wait);
+        waitForStep(wait, phoneSocket);
       }
-      held.push({data: evt.detail.message, sent: ordersSent});
+      held.push({data: evt.detail.message, sent: ordersSent, at: Date.now()});
       evt.preventDefault();
     });
     document.addEventListener("htmx:wsAfterMessage", function () {

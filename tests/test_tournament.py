@@ -601,6 +601,8 @@ def test_each_phone_sees_the_whole_night_at_its_end_and_the_winner_is_told(
         table = page[page.index('data-testid="night-table"') :]
         shown = re.sub(r"<[^>]+>", " ", table[: table.index("</table>")])
         assert "Jana" in shown and "Petr" in shown
+        own = re.search(r'<tr class="me">(.*?)</tr>', table, re.S)
+        assert own is not None and ("Jana", "Petr")[seat] in own.group(1), "its own row marked"
         assert all(re.search(rf"\b{row['place']}\.", shown) for row in standings), shown
         if seat not in firsts:
             assert 'data-testid="night-won"' not in page

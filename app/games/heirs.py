@@ -1380,6 +1380,12 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
     return ctx
 
 
+STEP_IN_MS = 800
+"""How long the board takes to bring a step of the show in: the heir's token walks to its
+field first (heirs.css), then the field's colour, a Sign won and the step's log lines come.
+Each phone waits as long before it shows the step (pecet.js, ``data-step-in-ms``)."""
+
+
 class HeirsScreens:
     def name(self) -> str:
         return i18n.gettext("Heirs of the Axis")
@@ -1406,6 +1412,7 @@ class HeirsScreens:
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {
             **table_context(payload, seat),
+            "step_in_ms": STEP_IN_MS,
             "seat_notes": {},
             "board_lobby_hint": i18n.gettext(
                 "Seats run clockwise: move the players so the list matches the table, starting "

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from app.i18n import LANGUAGES
 from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess
@@ -184,9 +185,6 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     page.context.close()
 
 
-LANGUAGES = ("en", "cs", "hr", "ru")
-
-
 def finished_by_bots(api: httpx.Client, game: str, bots: int) -> tuple[str, str]:
     """A room of ``game`` its bots played to the end (no board watched: no show), with its
     code and host token."""
@@ -210,28 +208,36 @@ def ended_board(browser: Browser, base: str, code: str, host: str, lang: str) ->
     return page
 
 
-# Each Hidden Leaders scoring row of heroes given to a player filled to all seven of its
-# faction's heroes (L1), the most a row can hold; then where each row's chips and sum stand.
+# Each Hidden Leaders faction's heroes all given to one player, the most one row can hold (a
+# faction has seven, L1): in each panel the first row with a hero takes all seven and the
+# others none. Then where each row's chips and sum stand.
 FULL_ROWS_JS = """() => {
-  const rows = [...document.querySelectorAll('.step .goes')];
-  for (const row of rows) {
-    const chip = row.querySelector('.chip');
-    if (!chip) continue;
-    while (row.querySelectorAll('.chip').length < 7) {
-      row.insertBefore(chip.cloneNode(true), row.querySelector('.sum'));
+  for (const panel of document.querySelectorAll('.step')) {
+    const rows = [...panel.querySelectorAll('.goes')];
+    const full = rows.find(row => row.querySelector('.chip'));
+    if (!full) continue;
+    const chip = full.querySelector('.chip');
+    for (const row of rows) {
+      if (row !== full) row.querySelectorAll('.chip').forEach(other => other.remove());
+    }
+    while (full.querySelectorAll('.chip').length < 7) {
+      full.insertBefore(chip.cloneNode(true), full.querySelector('.sum'));
     }
   }
+  const rows = [...document.querySelectorAll('.step .goes')];
   return rows.map(row => {
     const panel = row.closest('.step').getBoundingClientRect();
+    const count = row.querySelectorAll('.chip').length;
     const chips = [...row.querySelectorAll('.chip')].map(chip => chip.getBoundingClientRect());
-    // One line: the chips side by side, and the row's name and sum beside them.
-    const middles = [...row.children].map(child => {
+    // One line: the chips side by side, and the row's sum beside them.
+    const middles = [...row.querySelectorAll('.chip, .sum')].map(child => {
       const box = child.getBoundingClientRect();
       return Math.round((box.top + box.bottom) / 2);
     });
     const right = Math.max(...[...row.children].map(c => c.getBoundingClientRect().right));
     const level = chips.length ? (chips[0].top + chips[0].bottom) / 2 : middles[0];
     return {
+      chips: count,
       lines: new Set(chips.map(chip => Math.round(chip.top))).size || 1,
       beside: middles.every(middle => Math.abs(middle - level) < 20),
       inside: right <= panel.right + 0.5,
@@ -253,8 +259,9 @@ def test_the_hidden_leaders_scoring_fits_a_720p_tv_with_full_rows(
         page = ended_board(browser, base, code, host, lang)
         page.locator(".final").wait_for()
         rows = page.evaluate(FULL_ROWS_JS)
+        assert any(row["chips"] == 7 for row in rows), (lang, rows)  # filled: measured
         whole = {"lines": 1, "beside": True, "inside": True}
-        assert rows and all(row == whole for row in rows), (lang, rows)
+        assert all({k: row[k] for k in whole} == whole for row in rows), (lang, rows)
         found += faults(page, f"hidden_leaders result ({lang})")
         keep_screenshot(page, artifacts / f"board-fit-hidden_leaders-result-{lang}.png")
         page.context.close()

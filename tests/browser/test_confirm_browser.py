@@ -4,9 +4,9 @@ frame of the room came in until the host answered."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import httpx
 import pytest
@@ -14,22 +14,13 @@ from playwright.sync_api import Browser, Dialog, ViewportSize, expect
 
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess, running_server
+from tests.live import wait_for
 from tests.play import auth
 
 pytestmark = pytest.mark.browser
 
 BOARD_SIZE: ViewportSize = {"width": 1280, "height": 720}
 STEP_SECONDS = 0.4
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 10) -> bool:
-    """Whether ``condition`` came true within ``seconds`` (polled)."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 @pytest.fixture
@@ -57,6 +48,15 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
         dialog.dismiss()
 
     board.on("dialog", refuse)
+    skips: list[dict[str, str]] = []
+    board.on(
+        "request",
+        lambda request: (
+            skips.append(dict(parse_qsl(request.post_data or "")))
+            if request.url.endswith("/show/skip")
+            else None
+        ),
+    )
     board.goto(f"{base}/b/{code}")
     board.locator("#board-view").wait_for()  # a board that watches: the rounds play out on it
     assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
@@ -79,14 +79,16 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
     fast_forward.wait_for()
     fast_forward.click()
     expect(dialog).to_be_visible()
-    board.evaluate(
-        "() => { document.querySelector('[data-testid=fast-forward]').form.dataset.asked = '1'; }"
-    )
-    board.wait_for_function("() => !document.querySelector('form[data-asked]')")
+    board.evaluate("() => { document.getElementById('board-view').dataset.asked = '1'; }")
+    board.wait_for_function("() => !document.querySelector('#board-view[data-asked]')")
     expect(dialog).to_be_visible()
+    # The answer goes while the board still asks it (a show on, its Fast-forward there).
+    fast_forward.wait_for()
     board.locator("[data-testid=confirm-yes]").click()
     expect(dialog).to_be_hidden()
     # The answer is the form's own request, "every later round" with it.
-    assert wait_until(lambda: http.get(f"/api/rooms/{code}").json()["fast_forward"])
+    wait_for(lambda: http.get(f"/api/rooms/{code}").json()["fast_forward"], "the fast-forward")
+    # One request in all: the question cancelled sent none.
+    assert skips == [{"all": "1"}], skips
     assert native == [], "the browser's own confirm() was used"
     context.close()

@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from app.db import make_engine
-from app.games.heirs import COLOUR_HEX, omen_name
+from app.games.heirs import COLOUR_HEX, STEP_IN_MS, omen_name
 from engine.core import events_for
 from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
@@ -194,8 +194,6 @@ STEP_TIMES_JS = """(kind) => {
   new MutationObserver(note).observe(document.body, {childList: true, subtree: true});
   note();
 }"""
-STEP_IN_MS = 800
-"""How long the board takes to bring a step in (the heir's token walks, heirs.css)."""
 
 
 UNOWNED_FILL = "rgb(42, 48, 59)"
@@ -458,3 +456,65 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
         finally:
             browser.close()
             api.close()
+
+
+QUICK_STEP_SECONDS = 0.4
+"""Steps that come faster than the board brings one in (STEP_IN_MS): each must still wait."""
+
+
+@pytest.fixture
+def quick_show_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    with running_server(tmp_path, QUICK_STEP_SECONDS) as process:
+        yield process
+
+
+def test_a_phone_takes_each_quick_step_after_the_board_brings_it_in(
+    quick_show_server: ServerProcess, artifacts: Path
+) -> None:
+    """Steps 0.4 s apart: the first waited the board's step-in time and the ones queued
+    behind it played at once, up to half a second before the board had shown them."""
+    base = quick_show_server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = api.post(f"/api/rooms/{code}/seats", json={"name": "Anna"}).json()["token"]
+    for _ in range(2):
+        assert api.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            pages = []
+            for name, value, path in (
+                (f"pecet_host_{code}", host, "b"),
+                (f"pecet_seat_{code}", token, "r"),
+            ):
+                context = browser.new_context(viewport={"width": 1280, "height": 720})
+                context.add_cookies([{"name": name, "value": value, "url": base}])
+                page = context.new_page()
+                page.goto(f"{base}/{path}/{code}")
+                page.evaluate(STEP_TIMES_JS, "board" if path == "b" else "phone")
+                pages.append(page)
+            board, phone = pages
+            assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+            for _attempt in range(6):  # the bots choose their colours meanwhile (H3.1)
+                me = api.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+                prompt = me.get("prompt") or {}
+                if prompt.get("kind") != "setup":
+                    break
+                choice = {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
+                api.post(f"/api/rooms/{code}/orders", json=choice, headers=auth(token))
+            phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
+            assert api_seal(api, code, token)
+            # The round plays out on the board, the phone watching, then the next sheet.
+            phone.locator("[data-testid=watch]").wait_for(timeout=SHOW_TIMEOUT_MS)
+            phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
+            on_board = board.evaluate("() => window.stepTimes")
+            on_phone = phone.evaluate("() => window.stepTimes")
+            shown = [key for key in on_board if key.startswith("1:")]
+            assert len(shown) >= 4, on_board
+            missing = [key for key in shown if key not in on_phone]
+            assert not missing, f"steps the phone never showed: {missing}"
+            late = {key: on_phone[key] - on_board[key] for key in shown}
+            assert all(ms >= STEP_IN_MS - 150 for ms in late.values()), late
+        finally:
+            browser.close()
