@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -620,7 +621,7 @@ def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
     client = show_client
     legions = get_rules("legions")
     code, _host, tokens = start_duel(client, "legions")
-    shows_seen = 0
+    shows_seen = boards_read = 0
     with client.websocket_connect(f"/ws/rooms/{code}/board"):
         for _decision in range(200):
             live = live_room(client, code)
@@ -651,6 +652,15 @@ def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
                 assert phone["view"] == expected, "the phone stands at the board's step"
                 assert phone["prompt"] is None and phone["deadline"] is None
                 midway = midway or step < len(steps) - 1
+            # The board says the turn plays out, not whose decision comes after the step on
+            # show (it read "Both seal a legion", both players "choosing…", during the
+            # attack's show): nobody acts before the show ends.
+            board = client.get(f"/b/{code}").text
+            if "data-showing" in board[: board.index(">", board.index('id="board-view"'))]:
+                status = re.search(r'data-testid="step">([^<]*)<', board)
+                assert status is not None and "plays out" in status.group(1), status
+                assert "choosing…" not in board and " acting" not in board
+                boards_read += 1
             # A show read before its last step tells a phone at the step from one ahead.
             shows_seen += midway
             wait_for(
@@ -658,3 +668,4 @@ def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
                 "the show's end",
             )
     assert shows_seen >= 2, "two turns' shows were read before their last step"
+    assert boards_read >= 1, "the board's page was read during a show"

@@ -578,7 +578,12 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
         )
     step = view.get("step")
     step_text = ""
-    if view.get("phase") == "leadership":
+    show = payload.get("show")
+    if show is not None:
+        # The position shown is already what comes after the step on show: whose decision
+        # is next is not told until the board has played the step out (nobody acts before).
+        step_text = i18n.gettext("Turn %(n)s plays out") % {"n": show.get("round")}
+    elif view.get("phase") == "leadership":
         step_text = i18n.gettext("Both seal a legion")
     elif step:
         step_text = step_label(str(step.get("kind")), players[int(step["seat"])]["side"])
@@ -598,7 +603,7 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
             "legion_row": row,
             "hero_row": [hero_info(h) for h in view.get("hero_row", [])],
             "step_text": step_text,
-            "step_seat": None if not step else step.get("seat"),
+            "step_seat": None if not step or show is not None else step.get("seat"),
             "event_lines": events[-8:],
             "leader_seat": view.get("leader"),
             # While a turn plays out on the board its last step's position is already the
