@@ -108,9 +108,21 @@
   }
   document.addEventListener("htmx:wsBeforeMessage", keepChoices);
 
+  // A form whose one choice is required (the legion to seal) is sent once it is made: its
+  // button stays off until then. A tap on it showed the browser's own note instead, in the
+  // browser's language rather than the page's ("Please select one of these options.").
+  function setupChoiceForm(form) {
+    var submit = form.querySelector('button[type="submit"]');
+    if (!submit) return;
+    function update() { submit.disabled = !form.querySelector("input[required]:checked"); }
+    form.addEventListener("change", update);
+    update();
+  }
+
   function setupForms(root) {
     root.querySelectorAll("form.take-form").forEach(setupTakeForm);
     root.querySelectorAll("form.place-form").forEach(setupPlaceForm);
+    root.querySelectorAll("form[data-needs-choice]").forEach(setupChoiceForm);
   }
 
   // ---------------------------------------------------------------- stylesheets kept

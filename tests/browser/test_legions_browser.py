@@ -178,7 +178,12 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             for phone in phones:
                 expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
 
-            # Sealing: one phone seals, the board shows "sealed" for it only.
+            # Sealing: one phone seals, the board shows "sealed" for it only. Its Seal is off
+            # until a legion is chosen (a tap showed the browser's own note, in its language).
+            seal = phones[0].locator("[data-testid=seal-form] [data-testid=seal]")
+            expect(seal).to_be_disabled()
+            phones[0].locator("[data-testid=seal-form] .lg-pick").first.click()
+            expect(seal).to_be_enabled()
             act(phones[0])
             expect(board.locator(".lg-seal.sealed")).to_have_count(1)
             assert small_text(board, ".lg-board") == []  # read from the couch
