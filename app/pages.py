@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from io import BytesIO
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 import orjson
-import pyphen
 import segno
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
@@ -76,8 +76,12 @@ class TemplateCache(FileSystemBytecodeCache):
 
 
 def template_cache() -> TemplateCache | None:
+    # Jinja keys a compiled template by its source alone, yet its code also follows the
+    # filters set up here (a filter that became context-dependent; a filter of a constant,
+    # which Jinja evaluates at compile time): a change of this module starts a cache anew.
+    setup = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
     try:
-        return TemplateCache()
+        return TemplateCache(pattern=f"__pecet_{setup}_%s.cache")
     except (OSError, RuntimeError) as error:  # no private temporary folder to be had
         log.warning("compiled templates are not kept between starts: %s", error)
         return None
@@ -199,6 +203,8 @@ column a little wider)."""
 
 @lru_cache(maxsize=256)
 def _breakable(text: str, lang: str) -> str:
+    import pyphen  # here, not at the start: its import is about 30 ms of it
+
     rules = pyphen.Pyphen(lang=lang)
 
     def halves(word: str) -> str:
@@ -222,6 +228,18 @@ def breakable(text: str) -> str:
 
 
 environment.filters["breakable"] = breakable
+
+
+@pass_context  # so that Jinja never folds it into a template at compile time, in one language
+def decimal(_context: Context, number: float) -> str:
+    """``number`` as the page's language writes it: "1,5" in Czech, Croatian and Russian
+    ("×1.5" read as an English number on their screens)."""
+    from babel.numbers import format_decimal  # Babel is kept off the start (app/i18n.py)
+
+    return str(format_decimal(number, locale=i18n.current_language()))
+
+
+environment.filters["decimal"] = decimal
 
 
 def render(template: str, lang: str, **context: Any) -> str:

@@ -356,6 +356,10 @@ def test_the_hosts_board_offers_the_timer_and_more_time(
     assert 'data-testid="countdown"' not in me_page(timed, code, tokens[1])
     timed.post(f"/b/{code}/seats/1/time", data={"factor": "1.5"}, headers={"HX-Request": "true"})
     assert board(timed, code)["seats"][1]["time_factor"] == 1.5
+    # A factor is written as the board's language writes numbers: "×1,5" on a Czech TV.
+    in_czech = timed.get(f"/b/{code}", headers={"Accept-Language": "cs"}).text
+    assert re.findall(r"×1[.,]5", in_czech), in_czech  # the tag and the choice are there
+    assert "×1.5" not in in_czech, re.findall(r".{40}×1\.5.{10}", in_czech)
     timed.post(f"/b/{code}/timer", data={"timer": ""}, headers={"HX-Request": "true"})
     assert board(timed, code)["deadline"] is None
 
