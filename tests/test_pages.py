@@ -1674,3 +1674,24 @@ def test_a_night_s_replays_on_a_phone_name_their_game_and_the_seat_s_own_turns(
     assert played and len(played) < 3, "Ann played some duels and watched another"
     tv = client.get(f"/b/{code}/replay/1")
     assert "Replay · Hidden Leaders Duel" in tv.text
+
+
+def test_a_legions_phone_says_what_its_sealed_digits_are(client: TestClient) -> None:
+    """ "Your sealed order: 192c1a" was explained only in a title, which a phone shows on no
+    tap: a newcomer took the digits for a PIN or an error. (A Legions legion sealed waits
+    for the other's: its digits stand; Hidden Leaders' decisions play at once.)"""
+    from engine.registry import get_rules
+
+    rules = get_rules("legions")
+    code, _host, tokens = start_duel(client, "legions")
+    state = current_match(live_room(client, code)).state
+    order = rules.bot_order(state, 0)
+    sealed = client.post(
+        f"/api/rooms/{code}/orders", json=order, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert sealed.status_code == 202, sealed.text
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    page = client.get(f"/r/{code}").text
+    assert 'data-testid="my-commitment"' in page
+    shown = unescape(re.sub(r"<[^>]+>", " ", page))
+    assert "the board shows the same, and the replay proves" in shown
