@@ -46,6 +46,20 @@ def join(http: httpx.Client, code: str, name: str) -> JSON:
     return body
 
 
+def lobby_with_bots(
+    http: httpx.Client, game: str, names: tuple[str, ...] = (), bots: int = 0
+) -> tuple[str, str, list[str]]:
+    """A lobby of ``game``, not started: seats for ``names``, then ``bots`` bots of the
+    host's: (code, host token, the named seats' tokens)."""
+    room = create_room(http, game)
+    code, host = room["code"], room["host_token"]
+    tokens = [join(http, code, name)["token"] for name in names]
+    for _ in range(bots):
+        response = http.post(f"/api/rooms/{code}/bots", headers=auth(host))
+        assert response.status_code == 201, response.text
+    return code, host, tokens
+
+
 def start_duel(http: httpx.Client, game: str = "hidden_leaders") -> tuple[str, str, list[str]]:
     """A started room of ``game`` with two human seats: (code, host token, seat tokens)."""
     room = create_room(http, game)

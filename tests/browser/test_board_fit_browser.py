@@ -17,6 +17,7 @@ from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess
 from tests.live import wait_for
+from tests.play import auth, lobby_with_bots
 
 pytestmark = pytest.mark.browser
 
@@ -188,12 +189,8 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
 def finished_by_bots(api: httpx.Client, game: str, bots: int) -> tuple[str, str]:
     """A room of ``game`` its bots played to the end (no board watched: no show), with its
     code and host token."""
-    created = api.post("/api/rooms", json={"game": game}).json()
-    code, host = created["code"], created["host_token"]
-    bearer = {"Authorization": f"Bearer {host}"}
-    for _ in range(bots):
-        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
-    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    code, host, _seats = lobby_with_bots(api, game, bots=bots)
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     wait_for(lambda: api.get(f"/api/rooms/{code}").json()["status"] == "finished", "the bots' game")
     return code, host
 
@@ -312,12 +309,8 @@ def test_the_host_menu_floats_over_a_duel_board_readable(
     shrank to a strip, the column's top went out of sight, and its buttons read at 9 px."""
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    created = api.post("/api/rooms", json={"game": game}).json()
-    code, host = created["code"], created["host_token"]
-    for name in ("Ann", "Ben"):
-        assert api.post(f"/api/rooms/{code}/seats", json={"name": name}).status_code == 201
-    bearer = {"Authorization": f"Bearer {host}"}
-    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    code, host, _seats = lobby_with_bots(api, game, ("Ann", "Ben"))
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
     page.locator("#board-view[data-status=playing]").wait_for()
     closed = page.evaluate(HOST_MENU_JS)

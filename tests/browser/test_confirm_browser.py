@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Dialog, ViewportSize, expect
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess, running_server
 from tests.live import wait_for
-from tests.play import auth
+from tests.play import auth, lobby_with_bots
 
 pytestmark = pytest.mark.browser
 
@@ -34,10 +34,7 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
 ) -> None:
     base = show_server.base_url
     http = httpx.Client(base_url=base, timeout=10)
-    created = http.post("/api/rooms", json={"game": "heirs", "options": {"rounds": 12}}).json()
-    code, host = created["code"], created["host_token"]
-    for _ in range(3):
-        assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    code, host, _seats = lobby_with_bots(http, "heirs", bots=3)
     context = browser.new_context(viewport=BOARD_SIZE)
     context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
     board = context.new_page()

@@ -29,6 +29,7 @@ from engine.core import events_for
 from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
 from tests.conftest import ServerProcess, running_server
+from tests.play import lobby_with_bots
 from tests.truth import rebuild, stored_match
 
 pytestmark = pytest.mark.browser
@@ -475,11 +476,7 @@ def test_a_phone_takes_each_quick_step_after_the_board_brings_it_in(
     behind it played at once, up to half a second before the board had shown them."""
     base = quick_show_server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    created = api.post("/api/rooms", json={"game": "heirs"}).json()
-    code, host = created["code"], created["host_token"]
-    token = api.post(f"/api/rooms/{code}/seats", json={"name": "Anna"}).json()["token"]
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    code, host, (token,) = lobby_with_bots(api, "heirs", ("Anna",), bots=2)
     with sync_playwright() as playwright:
         browser = launch(playwright)
         try:

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, ViewportSize, expect
 from engine.core import JSON
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess
-from tests.play import auth
+from tests.play import auth, lobby_with_bots
 
 pytestmark = pytest.mark.browser
 
@@ -167,11 +167,7 @@ def test_heirs_field_names_stay_whole_on_a_small_phone(
     its hyphen, and so could the phone's own log lines."""
     base = server.base_url
     http = httpx.Client(base_url=base, timeout=10)
-    created = http.post("/api/rooms", json={"game": "heirs"}).json()
-    code, host = created["code"], created["host_token"]
-    token = http.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
-    for _ in range(4):
-        assert http.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    code, host, (token,) = lobby_with_bots(http, "heirs", ("Ann",), bots=4)
     assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     for _attempt in range(6):  # the bots choose their colours meanwhile (H3.1)
         setup = wait_for_prompt(http, code, token, "setup", 0)["prompt"]
