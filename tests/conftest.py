@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -252,6 +253,18 @@ def running_server(
         yield process
     finally:
         process.stop()
+
+
+def paced_server(step_seconds: float) -> Any:
+    """A fixture of a real server whose board plays each step of a show for
+    ``step_seconds`` (``PECET_STEP_SECONDS``): ``slow = paced_server(2.5)`` in a module."""
+
+    @pytest.fixture
+    def fixture(tmp_path: Path) -> Iterator[ServerProcess]:
+        with running_server(tmp_path, step_seconds) as process:
+            yield process
+
+    return fixture
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ frame of the room came in until the host answered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qsl
 
@@ -13,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Dialog, ViewportSize, expect
 
 from tests.browser.kit import keep_screenshot
-from tests.conftest import ServerProcess, running_server
+from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
 from tests.play import auth, lobby_with_bots
 
@@ -23,10 +22,7 @@ BOARD_SIZE: ViewportSize = {"width": 1280, "height": 720}
 STEP_SECONDS = 0.4
 
 
-@pytest.fixture
-def show_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with running_server(tmp_path, STEP_SECONDS) as process:
-        yield process
+show_server = paced_server(STEP_SECONDS)
 
 
 def test_the_host_is_asked_in_the_page_while_the_show_goes_on(

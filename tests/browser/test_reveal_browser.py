@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from app.games.heirs import COLOUR_HEX, STEP_IN_MS, omen_name
 from engine.core import events_for
 from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
-from tests.conftest import ServerProcess, running_server
+from tests.conftest import ServerProcess, paced_server
 from tests.play import lobby_with_bots
 from tests.truth import rebuild, stored_match
 
@@ -44,10 +43,7 @@ SHOW_TIMEOUT_MS = 60_000
 """A whole round played out at 2.5 s a step (5 pedestals, Dusk, Dawn) with room to spare."""
 
 
-@pytest.fixture
-def slow_show_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with running_server(tmp_path, STEP_SECONDS) as process:
-        yield process
+slow_show_server = paced_server(STEP_SECONDS)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -463,10 +459,7 @@ QUICK_STEP_SECONDS = 0.4
 """Steps that come faster than the board brings one in (STEP_IN_MS): each must still wait."""
 
 
-@pytest.fixture
-def quick_show_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with running_server(tmp_path, QUICK_STEP_SECONDS) as process:
-        yield process
+quick_show_server = paced_server(QUICK_STEP_SECONDS)
 
 
 def test_a_phone_takes_each_quick_step_after_the_board_brings_it_in(
