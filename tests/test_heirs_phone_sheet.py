@@ -124,5 +124,6 @@ def test_the_sealed_card_says_what_its_digits_are(client: TestClient) -> None:
     card = html[html.index('data-testid="sealed"') :]
     card = card[: card.index("</section>")]
     assert 'data-testid="my-commitment"' in card
+    assert html.count('data-testid="my-commitment"') == 1, "on its card, not twice"
     shown = re.sub(r"<[^>]+>", "", card)  # the text in sight, not the tags' titles
     assert "the board shows the same, and the replay proves" in shown

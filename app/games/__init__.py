@@ -34,7 +34,8 @@ class GameScreens(Protocol):
 
         Called inside ``i18n.use_language``, so it may hold translated labels. Must provide
         ``seat_notes`` (seat -> short note in the lobby), ``board_lobby_hint`` and
-        ``phone_lobby_hint`` (may be empty).
+        ``phone_lobby_hint`` (may be empty); ``seal_on_own_card`` set true says the game's
+        phone shows the seat's sealed-order digits itself (the room's phone page does not).
         """
 
     def translate_form(self, frame: Mapping[str, Any]) -> JSON | None:

@@ -1413,6 +1413,7 @@ class HeirsScreens:
         return {
             **table_context(payload, seat),
             "step_in_ms": STEP_IN_MS,
+            "seal_on_own_card": True,  # its "Sealed" card (phone.html)
             "seat_notes": {},
             "board_lobby_hint": i18n.gettext(
                 "Seats run clockwise: move the players so the list matches the table, starting "
