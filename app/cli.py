@@ -34,6 +34,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes to share the games (default: one per usable core); the figures are"
+        " the same for any N",
+    )
+    simulate.add_argument(
         "--variant",
         dest="variants",
         action="append",

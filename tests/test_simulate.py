@@ -204,3 +204,29 @@ def test_legions_figures_count_stratagems_dealt_and_played() -> None:
     assert sum(dealt.values()) == 2 * 30 and set(used) == set(dealt)
     assert all(0 <= used[sid] <= dealt[sid] for sid in dealt)
     assert isinstance(figures["routs_blocked"], int) and figures["routs_blocked"] >= 0
+
+
+def test_games_shared_out_to_processes_give_the_same_figures() -> None:
+    """``--jobs``: the games go to several processes in shares and come back merged; every
+    figure but the wall-clock rate is the one a single process gives, stratagems and all."""
+    for game, players, games in (("legions", 2, 60), ("heirs", 4, 30)):
+        alone = simulate(game, players, games, seed=3, jobs=1)
+        shared = simulate(game, players, games, seed=3, jobs=2)
+        assert alone["jobs"] == 1 and shared["jobs"] == 2
+        assert without_timing(shared) | {"jobs": 1} == without_timing(alone)
+        assert shared["games"] == games
+    legions = simulate("legions", 2, 60, seed=3, jobs=2)
+    assert sum(legions["stratagems_dealt"].values()) == 60 * 2
+    # Fewer games than a share: one process plays them, whatever was asked.
+    assert simulate("hidden_leaders", 2, 5, seed=3, jobs=2)["jobs"] == 1
+
+
+def test_the_command_refuses_no_processes() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "app.cli", "simulate", "legions", "--jobs", "0"],
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "--jobs takes 1 or more" in done.stdout
