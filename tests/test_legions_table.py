@@ -281,15 +281,15 @@ def test_forms_translate_to_orders_and_garbage_to_a_refusable_order() -> None:
     assert one == {"type": "order", "order": {"kind": "under", "legions": ["L03"]}}  # refused
 
 
-def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
-    """Every phone and board page of a game renders (each prompt kind met is drawn)."""
-    code, _host, tokens = start_legions(client, sides=["king", "necro"])
-    rng = random.Random(7)
+def play_to_the_end(client: TestClient, code: str, tokens: list[str], seed: int) -> set[str]:
+    """Both seats play random legal orders through the API until the game is over; returns
+    the prompt kinds met."""
+    rng = random.Random(seed)
     kinds: set[str] = set()
     for _ in range(400):
         board = client.get(f"/api/rooms/{code}").json()
         if board["status"] != "playing":
-            break
+            return kinds
         for seat in board["to_act"]:
             me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
             kinds.add(me["prompt"]["kind"])
@@ -298,11 +298,56 @@ def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient)
                 f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat])
             )
             assert response.status_code == 202, response.text
+    raise AssertionError("the game did not end")
+
+
+def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
+    """Every phone and board page of a game renders (each prompt kind met is drawn)."""
+    code, _host, tokens = start_legions(client, sides=["king", "necro"])
+    kinds = play_to_the_end(client, code, tokens, seed=7)
     assert {"seal", "place", "recruit", "take"} <= kinds
     for lang in ("en", "cs"):
         client.cookies.set("pecet_lang", lang)
         page = client.get(f"/b/{code}")
         assert page.status_code == 200 and 'data-testid="final"' in page.text
+    client.cookies.clear()
+
+
+@pytest.mark.parametrize(
+    ("lang", "won", "lost", "wins"),
+    [
+        ("en", "You win!", "You lose", "{side} wins"),
+        ("cs", "Vyhrál(a) jsi!", "Prohra", "{side} vítězí"),
+        ("hr", "Pobjeda!", "Poraz", "Pobjeđuje {side}"),
+        ("ru", "Победа!", "Поражение", "{side} побеждает"),
+    ],
+)
+def test_the_losing_phone_says_it_lost_and_which_side_won(
+    client: TestClient, lang: str, won: str, lost: str, wins: str
+) -> None:
+    """The end of a game on both phones: the winner's reads that it won; the loser's read only
+    "King wins", and a player had to work out which side was theirs. It says "You lose" first,
+    the winning side beneath."""
+    code, _host, tokens = start_legions(client)
+    play_to_the_end(client, code, tokens, seed=5)
+    board = client.get(f"/api/rooms/{code}").json()
+    winner = board["outcome"]["winner"]
+    client.cookies.set("pecet_lang", lang)
+    with i18n.use_language(lang):
+        winning_side = screens.side_name(board["view"]["players"][winner]["side"])
+    for seat, token in enumerate(tokens):
+        client.cookies.set(f"pecet_seat_{code}", token)
+        page = client.get(f"/r/{code}").text
+        result = page[page.index('id="phone-result"') :].split("</section>")[0]
+        heading = re.search(r"<h1>(.*?)</h1>", result, re.S)
+        assert heading is not None
+        if seat == winner:
+            assert heading.group(1).strip() == won
+            assert 'data-testid="result-winner"' not in result
+        else:
+            assert heading.group(1).strip() == lost
+            beneath = re.search(r'data-testid="result-winner">(.*?)<', result)
+            assert beneath is not None and beneath.group(1) == wins.format(side=winning_side)
     client.cookies.clear()
 
 
