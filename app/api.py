@@ -392,6 +392,11 @@ class SeatView(RoomView):
         "time ran out (the sealing timer sealed it); null once the seat seals again (in a game "
         "of turns it stays through the other player's moves), or if it sealed its own.",
     )
+    timer_order: dict[str, Any] | None = Field(
+        default=None,
+        description="The default order the sealing timer played for this seat, while "
+        "`time_ran_out` stands (its own order: no other seat is told it).",
+    )
     sealed_by: Literal["bot", "timer"] | None = Field(
         default=None,
         description="Who sealed this seat's order not yet played, if not its player: `bot` "

@@ -126,6 +126,16 @@ def timer_marks(seats: Iterable[int]) -> list[JSON]:
     return [{"kind": TIMED_OUT, "data": {"seat": seat}} for seat in sorted(set(seats))]
 
 
+@dataclass(frozen=True, slots=True)
+class RanOut:
+    """A seat's default order that the sealing timer sealed and a resolution played (H5.4)."""
+
+    round: int
+    """The round of that resolution."""
+    order: JSON
+    """The order played: the seat's own, told to its phone alone (what was played for it)."""
+
+
 @dataclass(slots=True)
 class ResolutionRecord:
     """One resolution of the match, for its history: the orders it played and its events."""
@@ -165,10 +175,10 @@ class LiveMatch:
     show_started_at: datetime | None = None
     show_elapsed: float | None = None
     fast_forward: bool = False
-    ran_out: dict[int, int] = field(default_factory=dict)
-    """Room seat → the round whose resolution played the default order the sealing timer
-    sealed for it (H5.4), until the seat seals again: its phone says so even after others
-    have moved on (in a game of turns, the next move is someone else's)."""
+    ran_out: dict[int, RanOut] = field(default_factory=dict)
+    """Room seat → the default order the sealing timer sealed for it and the round whose
+    resolution played it (H5.4), until the seat seals again: its phone says so even after
+    others have moved on (in a game of turns, the next move is someone else's)."""
     predictions_close_at: datetime | None = None
     """When the bots stop holding the first move for the watchers' predictions (set at their
     first look, ``Scheduler._held_for_predictions``; memory only)."""
@@ -574,14 +584,14 @@ def live_match_of(
     ]
     kept_from = records[-1].first_seq if records else 0
     players = players_of(match)
-    ran_out: dict[int, int] = {}
+    ran_out: dict[int, RanOut] = {}
     for o in orders:  # each seat's newest order decides: the timer's, once it is played
         ran_out.pop(players[o.seat], None)
         if not o.by_timer:
             continue  # every room loads at start-up: only the timer's few orders are looked up
         played = next((r for r in reversed(records) if r.first_seq <= o.seq <= r.last_seq), None)
         if played is not None:
-            ran_out[players[o.seat]] = played.round
+            ran_out[players[o.seat]] = RanOut(played.round, dict(o.order))
     sealed = [
         SealedOrder(
             o.seq,

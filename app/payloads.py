@@ -60,6 +60,7 @@ class Payloads:
             patch += [
                 {"op": "replace", "path": "/my_commitment", "value": commitment},
                 {"op": "replace", "path": "/time_ran_out", "value": None},
+                {"op": "replace", "path": "/timer_order", "value": None},
                 {"op": "replace", "path": "/sealed_by", "value": _sealed_by(mine)},
                 {
                     "op": "replace",
@@ -198,6 +199,7 @@ class Payloads:
                 history=[],
                 my_commitment=None,
                 time_ran_out=None,
+                timer_order=None,
                 sealed_by=None,
                 prediction=None,
             )
@@ -218,7 +220,10 @@ class Payloads:
         payload["history"] = self._history(match, engine_seat, show)
         mine = [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
-        payload["time_ran_out"] = None if mine else _time_ran_out(match, seat.position)
+        # The timer's default, until the seat seals again: its own order, told to it alone.
+        ran_out = None if mine else match.ran_out.get(seat.position)
+        payload["time_ran_out"] = None if ran_out is None else ran_out.round
+        payload["timer_order"] = None if ran_out is None else ran_out.order
         payload["sealed_by"] = _sealed_by(mine)
         payload["prediction"] = self._prediction_offer(live, seat)
         if engine_seat is not None:  # its own countdown: the host may give it more time
@@ -348,12 +353,6 @@ def _sealed_by(mine: list[SealedOrder]) -> str | None:
     if not mine:
         return None
     return "bot" if mine[-1].by_bot else "timer" if mine[-1].by_timer else None
-
-
-def _time_ran_out(match: LiveMatch, position: int) -> int | None:
-    """The round whose resolution played this seat's default order, the sealing timer having
-    sealed it (H5.4), until the seat seals again (``LiveMatch.ran_out``)."""
-    return match.ran_out.get(position)
 
 
 def pointer(*parts: object) -> str:

@@ -39,6 +39,7 @@ from app.live import (
     Listener,
     LiveMatch,
     LiveRoom,
+    RanOut,
     ResolutionRecord,
     SealedOrder,
     SeatInfo,
@@ -1145,7 +1146,7 @@ class RoomService:
         if record is not None:
             for played in match.last_resolution_orders():
                 if played.by_timer:
-                    match.ran_out[played.position] = record.round
+                    match.ran_out[played.position] = RanOut(record.round, played.order)
         if outcome is not None:
             match.status, match.outcome = "finished", outcome
             live.status = "finished"

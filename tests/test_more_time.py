@@ -15,7 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
+from app import i18n
 from app.config import Settings
+from app.games import legions as screens
 from app.main import create_app
 from app.models import OrderLog
 from engine.core import Rng
@@ -84,8 +86,8 @@ def more_time(client: TestClient, code: str, token: str | None, seat: int, facto
     return status
 
 
-def timer_orders(client: TestClient, code: str, since: int) -> list[int]:
-    """The seats the timer sealed for after order ``since`` (by their default order)."""
+def timer_sealed(client: TestClient, code: str, since: int) -> list[tuple[int, dict[str, Any]]]:
+    """The default orders the timer sealed after order ``since``, each with its seat."""
     match = current_match(live_room(client, code))
     with Session(room_service(client).db) as session:
         rows = session.exec(
@@ -93,7 +95,12 @@ def timer_orders(client: TestClient, code: str, since: int) -> list[int]:
             .where(OrderLog.match_id == match.row_id, col(OrderLog.seq) > since)
             .order_by(col(OrderLog.seq))
         ).all()
-    return [row.seat for row in rows if row.by_bot]
+    return [(row.seat, dict(row.order)) for row in rows if row.by_timer]
+
+
+def timer_orders(client: TestClient, code: str, since: int) -> list[int]:
+    """The seats the timer sealed for after order ``since`` (by their default order)."""
+    return [seat for seat, _order in timer_sealed(client, code, since)]
 
 
 def test_h5_4_the_seat_with_more_time_is_sealed_at_its_own_deadline_the_others_at_the_rooms(
@@ -411,7 +418,8 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     timed.cookies.set(f"pecet_seat_{code}", late)
     page = timed.get(f"/r/{code}").text
     assert 'data-testid="timer-lost"' in page
-    assert "Time ran out: your default move was played for you." in page
+    if game == "hidden_leaders":  # Legions names the move (the test above)
+        assert "Time ran out: your default move was played for you." in page
     late_name = NAMES[now["to_act"][0]]
     assert "Time ran out for you: your default move was played." in page
     timed.cookies.set(f"pecet_seat_{code}", other)
@@ -443,6 +451,59 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     order = prompt["options"][0]["order"] if "options" in prompt else order_from_prompt(prompt)
     assert timed.post(f"/api/rooms/{code}/orders", json=order, headers=auth(late)).is_success
     assert me(timed, code, late)["time_ran_out"] is None
+
+
+def test_a_legions_phone_hears_which_move_the_timer_played_and_no_other_seat_does(
+    timed: TestClient, clock: ManualClock
+) -> None:
+    """H5.4 in Legions: the phone whose time ran out read only "your default move was played
+    for you". It names the move: the legion sealed for it, the location its legion went to.
+    The seat's own order, told to its phone alone: the other phone, deciding still while it
+    is secret, learns nothing of it, then or later."""
+    created = timed.post("/api/rooms", json={"game": "legions", "options": {"timer": TIMER}})
+    code, host = created.json()["code"], created.json()["host_token"]
+    tokens = [
+        timed.post(f"/api/rooms/{code}/seats", json={"name": n}).json()["token"] for n in NAMES[:2]
+    ]
+    factors = [1, 2]
+    assert more_time(timed, code, host, 1, factors[1]) == 200
+    start(timed, code, host)
+    version = board(timed, code)["version"]
+    clock.advance(TIMER)  # Ema's time is up, Petr has twice as long
+    wait_until(timed, code, lambda v: v["to_act"] == [1], "Ema's default seal")
+    ((ema, sealed),) = timer_sealed(timed, code, version)
+    assert ema == 0 and sealed["kind"] == "seal"
+    with i18n.use_language("en"):
+        ema_legion = screens.card_text(sealed["legion"])
+
+    def phone(token: str) -> str:
+        timed.cookies.set(f"pecet_seat_{code}", token)
+        page: str = timed.get(f"/r/{code}").text
+        timed.cookies.delete(f"pecet_seat_{code}")
+        return page
+
+    assert me(timed, code, tokens[1])["timer_order"] is None
+    assert ema_legion not in phone(tokens[1]), "Petr still seals: Ema's legion is hers"
+    petr = me(timed, code, tokens[1])["prompt"]["options"][0]["order"]
+    assert timed.post(f"/api/rooms/{code}/orders", json=petr, headers=auth(tokens[1])).is_success
+    after_seals = wait_until(timed, code, lambda v: len(v["to_act"]) == 1, "the first step")
+    assert me(timed, code, tokens[0])["timer_order"] == sealed
+    told = f"Time ran out: legion {ema_legion} was sealed for you."
+    assert told in phone(tokens[0])
+    assert me(timed, code, tokens[1])["timer_order"] is None
+    assert 'data-testid="timer-lost"' not in phone(tokens[1]), "Petr sealed his own"
+
+    # The leader's first step, played by the timer: the phone names where its legion went.
+    (leader,) = after_seals["to_act"]
+    clock.advance(TIMER * factors[leader])
+    wait_until(timed, code, lambda v: v["version"] > after_seals["version"], "the default step")
+    ((seat, placed),) = timer_sealed(timed, code, after_seals["version"])
+    assert seat == leader and placed["kind"] == "place"
+    with i18n.use_language("en"):
+        where = screens.location_name(placed["location"])
+    told = f"Time ran out: your legion was placed at the {where} for you."
+    assert told in phone(tokens[leader])
+    assert told not in phone(tokens[1 - leader])
 
 
 @pytest.mark.parametrize("game", ["hidden_leaders", "legions"])

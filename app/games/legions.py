@@ -418,6 +418,62 @@ def stratagem_view(order: Mapping[str, Any], view: Mapping[str, Any], out: JSON)
     out["sub"] = texts.get(sid, "") % {"loc": location_name(loc)}
 
 
+def timer_move_text(order: Mapping[str, Any] | None) -> str:
+    """The phone's note that the sealing timer played this seat's default order (H5.4), with
+    the move named: a player who looked away reads what was done in their name, not only that
+    something was. The order is the seat's own (its phone alone is told it)."""
+    order = order or {}
+    kind = order.get("kind")
+    loc = location_name(order.get("location"))
+    if kind == "seal":
+        return i18n.gettext("Time ran out: legion %(card)s was sealed for you.") % {
+            "card": card_text(order.get("legion"))
+        }
+    if kind == "place":
+        return i18n.gettext("Time ran out: your legion was placed at the %(loc)s for you.") % {
+            "loc": loc
+        }
+    if kind == "collect":
+        return i18n.gettext("Time ran out: legion %(card)s was collected for you.") % {
+            "card": card_text(order.get("legion"))
+        }
+    if kind == "collect_all":
+        return i18n.gettext("Time ran out: your routed legions were collected for you.")
+    if kind == "skip":
+        return i18n.gettext("Time ran out: that step was skipped for you.")
+    if kind in ("recruit", "choose_hero"):
+        return i18n.gettext("Time ran out: the %(hero)s was recruited for you.") % {
+            "hero": hero_name(str(order.get("hero")))
+        }
+    if kind == "peek":
+        return i18n.gettext("Time ran out: a look at the top of the hero deck was chosen for you.")
+    if kind == "under":
+        return i18n.gettext("Time ran out: legions %(cards)s were put under the hero for you.") % {
+            "cards": ", ".join(card_text(c) for c in order.get("legions") or [])
+        }
+    if kind == "power":
+        return i18n.gettext("Time ran out: your hero's power was used for you.")
+    if kind == "arrange":
+        return i18n.gettext("Time ran out: the top legions of the deck were put back for you.")
+    if kind == "take":
+        if order.get("card") == "hidden":
+            return i18n.gettext("Time ran out: the face-down legion was taken for you.")
+        return i18n.gettext("Time ran out: legion %(card)s was taken for you.") % {
+            "card": card_text(order.get("card"))
+        }
+    if kind == "attack":
+        return i18n.gettext("Time ran out: the %(loc)s was attacked for you.") % {"loc": loc}
+    if kind == "shield":
+        return i18n.gettext("Time ran out: legion %(card)s was kept face up for you.") % {
+            "card": card_text(order.get("keep"))
+        }
+    if kind == "stratagem":
+        return i18n.gettext("Time ran out: your stratagem %(name)s was used for you.") % {
+            "name": stratagem_name(order.get("stratagem"))
+        }
+    return i18n.gettext("Time ran out: your default move was played for you.")
+
+
 # ---------------------------------------------------------------------- events (turn banner)
 
 
@@ -798,6 +854,7 @@ def phone_context(
         and [o["kind"] for o in options] == ["skip"],
         "prompt_legion": card_info((prompt or {}).get("legion")),
         "waiting_for": waiting_for,
+        "timer_move": timer_move_text(payload.get("timer_order")),
     }
 
 
