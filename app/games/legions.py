@@ -12,7 +12,7 @@ title, the order's kind as its button); tests/test_legions_table.py fails on one
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from app import i18n
@@ -109,6 +109,12 @@ def card_text(card: Mapping[str, Any] | str | None) -> str:
     if info is None:
         return ""
     return f"{info['number']} {info['guild_name']} ({info['reward']})"
+
+
+def card_label(card: Mapping[str, Any] | str | None) -> str:
+    """A legion's number and guild, without its reward: for lines naming several."""
+    info = card_info(card)
+    return "" if info is None else f"{info['number']} {info['guild_name']}"
 
 
 def hero_info(hero: Mapping[str, Any] | str) -> JSON:
@@ -477,6 +483,42 @@ def timer_move_text(order: Mapping[str, Any] | None) -> str:
 # ---------------------------------------------------------------------- events (turn banner)
 
 
+def power_effect(data: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    """What a hero's power did, from the public event (G9): '' where the next line says it
+    (a rout) or where only its user may know it (G9.3: what Broker and Oracle show)."""
+    from engine.legions import RULES
+
+    hero = RULES.content.heroes.get(str(data.get("hero")))
+    power = None if hero is None else hero.power
+    loc = location_name(data.get("location"))
+    if power == "take_token":
+        return i18n.gettext("takes the %(loc)s token") % {"loc": loc}
+    if power == "swap_row":
+        return i18n.gettext("puts %(given)s in the row and takes %(taken)s") % {
+            "given": card_label(data.get("to_row")),
+            "taken": card_label(data.get("to_hand")),
+        }
+    if power in ("flip_location", "flip_all"):
+        count = len(data.get("legions") or ())
+        return i18n.ngettext(
+            "turns up %(num)s routed legion", "turns up %(num)s routed legions", count
+        ) % {"num": count}
+    if power == "move_legion":
+        return i18n.gettext("moves %(card)s from the %(source)s to the %(target)s") % {
+            "card": card_label(data.get("legion")),
+            "source": location_name(data.get("from")),
+            "target": location_name(data.get("to")),
+        }
+    if power == "sow":
+        return i18n.gettext("places %(card)s at the %(loc)s") % {
+            "card": card_label(data.get("legion")),
+            "loc": loc,
+        }
+    if power == "oracle":
+        return i18n.gettext("looks at the opponent's hand")
+    return ""
+
+
 def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping[str, Any]) -> str:
     """One public event as a short translated sentence; '' for the ones not worth a line."""
     kind = event.get("kind")
@@ -490,8 +532,14 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
 
     loc = location_name(data.get("location"))
     if kind == "reveal":
-        return i18n.gettext("Both legions revealed: %(who)s leads") % {
-            "who": who(data.get("leader"))
+        # G4.2 / G4.3: both legions are public once revealed; the lower number leads.
+        revealed = ", ".join(
+            i18n.gettext("%(who)s %(card)s") % {"who": who(seat), "card": card_label(card)}
+            for seat, card in enumerate(data.get("legions") or ())
+        )
+        return i18n.gettext("Revealed: %(revealed)s. %(who)s leads") % {
+            "revealed": revealed,
+            "who": who(data.get("leader")),
         }
     if kind == "place":
         return i18n.gettext("%(who)s places %(card)s at the %(loc)s") % {
@@ -500,10 +548,12 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
             "loc": loc,
         }
     if kind == "collect":
-        return i18n.gettext("%(who)s collects at the %(loc)s") % {
-            "who": who(data.get("seat")),
-            "loc": loc,
-        }
+        count = len(data.get("legions") or ())
+        return i18n.ngettext(
+            "%(who)s collects %(num)s routed legion at the %(loc)s",
+            "%(who)s collects %(num)s routed legions at the %(loc)s",
+            count,
+        ) % {"who": who(data.get("seat")), "num": count, "loc": loc}
     if kind == "recruit":
         hero = data.get("hero")
         if not hero:
@@ -512,14 +562,34 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
             "who": who(data.get("seat")),
             "hero": hero_name(str(hero)),
         }
+    if kind == "under":
+        # G8.3: the two legions under a hero are face up, public.
+        return i18n.gettext("%(who)s puts %(cards)s under the %(hero)s") % {
+            "who": who(data.get("seat")),
+            "cards": ", ".join(card_label(card) for card in data.get("legions") or ()),
+            "hero": hero_name(str(data.get("hero"))),
+        }
     if kind == "peek_heroes":
         return i18n.gettext("%(who)s looks at the top of the hero deck") % {
             "who": who(data.get("seat"))
         }
     if kind == "power" and data.get("used", True):
-        return i18n.gettext("%(who)s uses the power of the %(hero)s") % {
+        used = i18n.gettext("%(who)s uses the power of the %(hero)s") % {
             "who": who(data.get("seat")),
             "hero": hero_name(str(data.get("hero"))),
+        }
+        effect = power_effect(data, who)
+        return (
+            i18n.gettext("%(power)s: %(effect)s") % {"power": used, "effect": effect}
+            if effect
+            else used
+        )
+    if kind == "draw":
+        return i18n.gettext("%(who)s draws a legion from the deck") % {"who": who(data.get("seat"))}
+    if kind == "arranged":
+        # G9.3: the board learns that the deck's top was arranged, never the order.
+        return i18n.gettext("%(who)s puts the top of the legion deck in a new order") % {
+            "who": who(data.get("seat"))
         }
     if kind == "take":
         if data.get("face_down") or not data.get("legion"):
@@ -535,17 +605,23 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
             "who": who(data.get("seat")),
             "name": stratagem_name((data.get("stratagem") or {}).get("id")),
         }
+    if kind == "attack_card":
+        # G6.4 / G6.4a: the leftover, turned up if it was face down, names the attack.
+        return i18n.gettext("The legion left in the row decides the attack: %(card)s") % {
+            "card": card_text(data.get("legion"))
+        }
     if kind == "attack":
         return i18n.gettext("%(who)s attacks the %(loc)s") % {
             "who": who(data.get("seat")),
             "loc": loc,
         }
     if kind == "rout":
-        return i18n.gettext("%(n)s legion(s) of %(who)s routed at the %(loc)s") % {
-            "n": data.get("count", 0),
-            "who": who(data.get("seat")),
-            "loc": loc,
-        }
+        count = int(data.get("count") or 0)
+        return i18n.ngettext(
+            "%(num)s legion of %(who)s is routed at the %(loc)s",
+            "%(num)s legions of %(who)s are routed at the %(loc)s",
+            count,
+        ) % {"num": count, "who": who(data.get("seat")), "loc": loc}
     if kind == "rout_blocked":
         return i18n.gettext("Shield Wall: nothing is routed")
     if kind == "shield":

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from app.i18n import LANGUAGES
 from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
 from tests.play import auth, lobby_with_bots
 
@@ -326,3 +326,42 @@ def test_the_host_menu_floats_over_a_duel_board_readable(
     assert opened["text"] >= 18, opened
     assert not faults(page, f"{game} host menu")
     page.context.close()
+
+
+PROOF_LINES_JS = """() => {
+  // Each proof's height in lines of its name, folded and then opened (in one go: the show's
+  // next frame may draw the log again).
+  const proofs = [...document.querySelectorAll('#board-view [data-testid=proof]')];
+  if (!proofs.length) return null;  // the show has not reached a round's proofs yet
+  const lines = proof => proof.getBoundingClientRect().height
+    / proof.querySelector('.proof-name').getBoundingClientRect().height;
+  return proofs.map(proof => {
+    const folded = lines(proof);
+    proof.querySelector('details').open = true;
+    const opened = lines(proof);
+    proof.querySelector('details').open = false;
+    return {folded, opened, text: proof.innerText};
+  });
+}"""
+
+shown_server = paced_server(0.4)
+
+
+def test_each_sealed_order_proof_is_one_line_of_the_boards_log(
+    shown_server: ServerProcess, browser: Browser
+) -> None:
+    """A round's proofs sit in the board's log below its events (Legions shows a turn's
+    public orders proven as it plays): at two lines each, the folded "order and salt" on a
+    line of its own, the log at 720p kept two lines of events in sight. Folded, a proof is
+    one line: mark, name, fingerprint, "order and salt"; opened, the rest goes below."""
+    base = shown_server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    code, host, _seats = lobby_with_bots(api, "legions", bots=2)
+    page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    try:
+        proofs = page.wait_for_function(PROOF_LINES_JS).json_value()
+        assert [p for p in proofs if p["folded"] > 1.5] == [], proofs
+        assert [p for p in proofs if p["opened"] < 2.5] == [], proofs
+    finally:
+        page.context.close()
