@@ -374,12 +374,18 @@ class LiveRoom:
     def _for_deciding_seats(
         self, measure: Callable[[float | None], Measured | None]
     ) -> list[Measured]:
-        """``measure`` of each seat's time factor, for the seats deciding now that have one."""
+        """``measure`` of each seat's time factor, for the players deciding now that have one.
+        A bot has no clock: it plays within its delay, and a countdown on its turn (Legions'
+        every step) ran down for nobody."""
         match = self.match
         if match is None or match.status != "playing":
             return []
         deciding = set(self.to_act())
-        found = (measure(seat.time_factor) for seat in self.seats if seat.position in deciding)
+        found = (
+            measure(seat.time_factor)
+            for seat in self.seats
+            if seat.position in deciding and not seat.is_bot
+        )
         return [value for value in found if value is not None]
 
     def seat_limits(self) -> tuple[int, int]:

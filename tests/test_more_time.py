@@ -6,8 +6,10 @@ move by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -649,3 +651,40 @@ def test_a_phone_hears_that_the_host_gave_it_more_time(timed: TestClient, game: 
     no_timer = timed.post(f"/api/rooms/{code}/timer", json={"timer": None}, headers=auth(host))
     assert no_timer.is_success, no_timer.text
     assert 'data-testid="my-more-time"' not in me_page(timed, code, tokens[0]), "no timer"
+
+
+@pytest.fixture
+def slow_bots(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """A client whose bots take 5 s a move on ``clock`` (the timers run on it too)."""
+    paced = dataclasses.replace(settings, bot_delay=5.0)
+    with TestClient(create_app(paced, clock=clock)) as test_client:
+        yield test_client
+
+
+def test_the_board_counts_down_for_players_never_for_a_bot(
+    slow_bots: TestClient, clock: ManualClock
+) -> None:
+    """A bot needs no clock (it plays within its delay): while only a bot decides, the board
+    shows no countdown; it showed the room's timer running down on every bot's turn."""
+    client = slow_bots
+    created = client.post("/api/rooms", json={"game": "legions", "options": {"timer": TIMER}})
+    code, host = created.json()["code"], created.json()["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ema"}).json()["token"]
+    assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    start(client, code, host)
+    both = board(client, code)
+    assert sorted(both["to_act"]) == [0, 1] and both["deadline"] is not None, "Ema decides"
+    prompt = me(client, code, token)["prompt"]
+    sealed = client.post(
+        f"/api/rooms/{code}/orders", json=prompt["options"][0]["order"], headers=auth(token)
+    )
+    assert sealed.status_code == 202, sealed.text
+    bot_alone = board(client, code)
+    assert bot_alone["to_act"] == [1], "the bot waits out its delay on the test's clock"
+    assert bot_alone["deadline"] is None
+    clock.advance(5)
+    version = bot_alone["version"]
+    after = wait_until(client, code, lambda v: v["version"] > version, "the bot's seal")
+    # The lower legion leads (G4.3): Ema's step is timed, the bot's is not.
+    assert after["to_act"] in ([0], [1])
+    assert (after["deadline"] is None) == (after["to_act"] == [1]), after["to_act"]
