@@ -114,7 +114,9 @@ LEGIONS_EVENTS: list[tuple[dict[str, Any], str]] = [
     (
         {
             "kind": "power",
-            "data": {"seat": 0, "hero": "H12", "used": True, "legion": "L09", "from": "P", "to": "B"},
+            "data": {
+                "seat": 0, "hero": "H12", "used": True, "legion": "L09", "from": "P", "to": "B"
+            },
         },
         "King uses the power of the Envoy: moves 9 Politicians from the Tower to the Palace",
     ),
