@@ -273,7 +273,10 @@ class Proof(BaseModel):
 
 
 class ReplayStep(BaseModel):
-    round: int
+    round: int = Field(
+        description="The round the step belongs to; the first step, the position before any "
+        "order, opens the round of the first resolution."
+    )
     events: list[dict[str, Any]]
     view: dict[str, Any]
     proofs: list[Proof] = Field(

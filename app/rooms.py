@@ -1290,6 +1290,11 @@ class RoomService:
                 )
             if resolved:
                 played, resolving = [], []
+        if len(steps) > 1:
+            # The position before the first order is where the first round's decisions are
+            # made: it opens that round (Setup in Heirs; Turn 1 in a game with no setup
+            # round, where it stood alone as a "Turn 0" nobody played).
+            steps[0]["round"] = steps[1]["round"]
         return {
             "game": rules.info.id,
             "match": number,

@@ -86,6 +86,14 @@ def play_to_end(http: httpx.Client, code: str, tokens: list[str], max_orders: in
     raise AssertionError("the game did not end")
 
 
+def replay_position(steps: list[JSON], index: int) -> tuple[int, int, int]:
+    """Where step ``index`` of a replay's ``steps`` (the API's) stands, as its page says it:
+    (its round, its place among that round's steps from 1, how many steps the round has)."""
+    rounds = [step["round"] for step in steps]
+    number = rounds[index]
+    return number, rounds[:index].count(number) + 1, rounds.count(number)
+
+
 @contextmanager
 def board_and_phones(
     client: TestClient, code: str, tokens: Mapping[str, str]

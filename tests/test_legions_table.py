@@ -19,7 +19,7 @@ from engine.legions.rules import STAGE_ORDER_KINDS
 from engine.legions.state import LegionsState
 from engine.registry import available_games, get_rules
 from tests.live import order_log
-from tests.play import Follower, auth, create_room, join
+from tests.play import Follower, auth, create_room, join, replay_position
 from tests.truth import rebuild
 
 Frame = dict[str, Any]
@@ -348,6 +348,41 @@ def test_the_losing_phone_says_it_lost_and_which_side_won(
             assert heading.group(1).strip() == lost
             beneath = re.search(r'data-testid="result-winner">(.*?)<', result)
             assert beneath is not None and beneath.group(1) == wins.format(side=winning_side)
+    client.cookies.clear()
+
+
+STEP_OF = re.compile(r"step (\d+) of (\d+)", re.IGNORECASE)
+WHERE = re.compile(r'data-testid="replay-where">([^<]*)<small>step (\d+) of (\d+)</small>')
+
+
+def test_a_replay_opens_on_turn_1_and_names_one_position_at_every_step(
+    client: TestClient,
+) -> None:
+    """The replay opened on "Turn 0 · step 1 of 1" (the deal, which nobody plays) beside "Step
+    1 of 146", and the board in it read "Turn 2/12" at the step that ends turn 1 (both players
+    "choosing…" turn 2's legion). It opens on turn 1, and every step names one position, its
+    own, "Turn N" and "step k of M" of that turn, which the board in it names too."""
+    code, _host, tokens = start_legions(client)
+    play_to_the_end(client, code, tokens, seed=5)
+    steps = client.get(f"/api/rooms/{code}/matches/1/replay").json()["steps"]
+    rounds = [step["round"] for step in steps]
+    assert rounds[0] == 1 and rounds == sorted(rounds)
+    page = client.get(f"/b/{code}/replay/1").text
+    assert 'data-testid="replay-round" data-round="0"' not in page and "Turn 0" not in page
+    for index in range(len(steps)):
+        fragment = client.get(f"/b/{code}/replay/1/step/{index}").text
+        number, k, m = replay_position(steps, index)
+        assert [found.groups() for found in STEP_OF.finditer(fragment)] == [(str(k), str(m))]
+        where = WHERE.search(fragment)
+        assert where is not None and where.group(1) == f"Turn {number}", index
+        assert f'data-testid="turn">{number}<' in fragment, index
+        if steps[index]["view"]["turn"] != number:  # ends the turn: the next one's start
+            assert "The turn ends" in fragment and "choosing…" not in fragment, index
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    phone = client.get(f"/r/{code}/replay/1").text
+    where = WHERE.search(phone)
+    assert where is not None and where.groups() == ("Turn 1", "1", str(rounds.count(1)))
+    assert "Turn 1/12" in phone and len(STEP_OF.findall(phone)) == 1
     client.cookies.clear()
 
 

@@ -23,7 +23,7 @@ from app.games.legions import location_name
 from app.pages import translate_form
 from engine.registry import available_games
 from tests.live import bots_have_sealed, current_match, live_room, wait_for
-from tests.play import play_to_end, start_duel
+from tests.play import play_to_end, replay_position, start_duel
 
 LOCALE = PROJECT_DIR / "locale"
 HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
@@ -822,7 +822,9 @@ def test_a_finished_match_replays_step_by_step_on_the_tv_and_a_phone(
     board = client.get(f"/b/{code}/replay/1")
     assert board.status_code == 200
     assert 'data-testid="replay-step"' in board.text and 'data-testid="heirs-board"' in board.text
-    assert f"Step 1 of {len(steps)}" in board.text
+    # Where the replay stands, said once: the round and the step of that round.
+    setup, _first, count = replay_position(steps, 0)
+    assert setup == 0 and f'replay-where">Setup<small>step 1 of {count}</small>' in board.text
     assert "/static/vendor/js-sha256-1.0.0.min.js" in board.text
     # Each round is a button; round 2 starts at its first step.
     first_of_round_2 = next(i for i, s in enumerate(steps) if s["round"] == 2)
@@ -844,7 +846,8 @@ def test_a_finished_match_replays_step_by_step_on_the_tv_and_a_phone(
     ):
         assert "Battle on" not in fragment.text
     last = client.get(f"/b/{code}/replay/1/step/{len(steps) + 5}")  # clamped to the last
-    assert f"Step {len(steps)} of {len(steps)}" in last.text
+    number, k, m = replay_position(steps, len(steps) - 1)
+    assert k == m and f'replay-where">Round {number}<small>step {k} of {m}</small>' in last.text
     assert 'data-testid="ending"' in last.text
     # The phone: its own secrets (the heir's numbers), only with its seat cookie.
     client.cookies.set(f"pecet_seat_{code}", token)

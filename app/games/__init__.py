@@ -80,6 +80,18 @@ def engine_seats(payload: Mapping[str, Any]) -> dict[int, int]:
     return {int(s["seat"]): int(s["seat"]) for s in payload.get("seats", [])}
 
 
+def shown_round(payload: Mapping[str, Any]) -> int | None:
+    """The round of the step a screen draws: the board's show's, or a replay's. The step's
+    position may already stand in the next round (the step that ends a round moves the
+    game's counter on), and the screens name the round being shown; ``None`` when the
+    screen draws no step."""
+    show = payload.get("show")
+    if show is not None:
+        return int(show["round"])
+    playback = payload.get("playback") if payload.get("replaying") else None
+    return int(playback[-1]["round"]) if playback else None
+
+
 def short_hex(commitment: Any) -> str:
     """The first 6 hex digits of a sealed order's commitment, as the screens show it."""
     return str(commitment or "")[:6]

@@ -17,7 +17,7 @@ from typing import Any
 
 from app import i18n
 from app.content import content_name, content_text
-from app.games import form_values, names_read, seat_names
+from app.games import form_values, names_read, seat_names, shown_round
 from engine.core import JSON
 
 LOCATION_ORDER = ("Y", "R", "B", "P", "G")
@@ -711,10 +711,16 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
     step = view.get("step")
     step_text = ""
     show = payload.get("show")
+    # The turn on show (or of a replay's step) is the turn the screens name: the step that
+    # ends a turn already stands at the next one's start.
+    turn = shown_round(payload) or view.get("turn")
     if show is not None:
         # The position shown is already what comes after the step on show: whose decision
         # is next is not told until the board has played the step out (nobody acts before).
-        step_text = i18n.gettext("Turn %(n)s plays out") % {"n": show.get("round")}
+        step_text = i18n.gettext("Turn %(n)s plays out") % {"n": turn}
+    elif turn != view.get("turn"):
+        # A replay's step that ends the turn: the next one's decisions are not yet on.
+        step_text = i18n.gettext("The turn ends")
     elif view.get("phase") == "leadership":
         step_text = i18n.gettext("Both seal a legion")
     elif step:
@@ -740,8 +746,9 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
             "leader_seat": view.get("leader"),
             # While a turn plays out on the board its last step's position is already the
             # next turn's: the screens name the turn being shown, as the banner does.
-            "turn": (payload.get("show") or {}).get("round") or view.get("turn"),
-            "last_turn": view.get("last_turn"),
+            "turn": turn,
+            "last_turn": view.get("last_turn") and turn == view.get("turn"),
+            "turn_ends": turn != view.get("turn"),
             "over": view.get("phase") == "over",
         }
     )

@@ -28,7 +28,7 @@ from engine.core import events_for
 from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
 from tests.conftest import ServerProcess, paced_server
-from tests.play import lobby_with_bots
+from tests.play import lobby_with_bots, replay_position
 from tests.truth import rebuild, stored_match
 
 pytestmark = pytest.mark.browser
@@ -401,14 +401,22 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             # ---- the board's replay: step forward and back, every proof ✓
             board.locator("[data-testid=watch-again]").click()
             board.wait_for_url(re.compile(rf"/b/{code}/replay/1"))
+            steps = api.get(f"/api/rooms/{code}/matches/1/replay").json()["steps"]
+
+            def stands_at(index: int) -> None:
+                """The position the replay names: the step's round and its place in it."""
+                number, k, m = replay_position(steps, index)
+                label = f"Round {number}" if number else "Setup"
+                expect(where).to_have_text(f"{label}step {k} of {m}")
+
             where = board.locator("[data-testid=replay-where]")
-            expect(where).to_contain_text("Step 1 of")
+            stands_at(0)
             board.locator("[data-testid=replay-forward]").click()
-            expect(where).to_contain_text("Step 2 of")
+            stands_at(1)
             board.locator("[data-testid=replay-forward]").click()
-            expect(where).to_contain_text("Step 3 of")
+            stands_at(2)
             board.locator("[data-testid=replay-back]").click()
-            expect(where).to_contain_text("Step 2 of")
+            stands_at(1)
             board.locator(f'[data-testid=replay-round][data-round="{round_number}"]').click()
             expect(board.locator("[data-testid=replay-step] .hx-round-n")).to_contain_text(
                 f"Round {round_number} of {ROUNDS}"
@@ -448,7 +456,9 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             expect(anna.locator("[data-testid=my-heir]")).to_be_visible()
             expect(anna.locator(".rp-proofs [data-testid=proof-check]")).to_have_text(["✓"] * 5)
             anna.locator("[data-testid=replay-forward]").click()
-            expect(anna.locator("[data-testid=replay-where]")).to_contain_text("Step")
+            expect(anna.locator("[data-testid=replay-where]")).to_contain_text(
+                f"Round {round_number}"
+            )
             keep_screenshot(anna, artifacts / "reveal-replay-phone.png", full_page=True)
         finally:
             browser.close()
