@@ -342,7 +342,10 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
         if upper["place"] == lower["place"]:
             upper["tiebreak"] = lower["tiebreak"] = "shared"
         else:
-            upper["tiebreak"] = next((k for k in chain if upper[k] != lower[k]), "head_to_head")
+            # The first sum the order compared that differs (none were compared for players
+            # who have played different numbers of games): else head to head decided.
+            compared = zip(chain, key(upper)[1:], key(lower)[1:], strict=True)
+            upper["tiebreak"] = next((k for k, a, b in compared if a != b), "head_to_head")
     for row in ordered:
         row["points"] = _number(row["points"])
         row["score"] = sum(row.pop(k) for k in columns)

@@ -198,6 +198,21 @@ def test_round_robin_pairs_everyone_once_and_head_to_head_breaks_ties() -> None:
     assert table(standings(plan, level, 3)) == [(1, 2, 1), (2, 1, 1), (3, 0, 0)]
 
 
+def test_players_level_after_different_numbers_of_games_are_told_apart_by_head_to_head() -> None:
+    """Before the night's last game, sums of players who have played different numbers of
+    games do not compare: head to head orders them, and the table says so. It said "ahead on
+    army strength" of the one whose army was the weaker (the first sum that differed)."""
+    plan = Plan(("hidden_leaders",)).seated(3, ["hidden_leaders"])
+    results = [
+        duel_result("hidden_leaders", [0, 1], 1, [10, 13]),  # entrant 1 beats 0
+        duel_result("hidden_leaders", [0, 2], 0, [18, 9]),  # entrant 0 beats 2
+    ]
+    rows = standings(plan, results, 3)
+    assert table(rows) == [(1, 1, 1), (2, 0, 1), (3, 2, 0)]
+    assert rows[0]["score"] < rows[1]["score"], "the one ahead has the weaker armies"
+    assert rows[0]["tiebreak"] == "head_to_head"
+
+
 def test_plans_are_checked() -> None:
     counted = Plan.from_json({"count": 3}, "hidden_leaders", HOSTED)
     assert counted.games == ("hidden_leaders",) and counted.stages == ("hidden_leaders",) * 3
