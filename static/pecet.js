@@ -428,7 +428,13 @@
   }
   // A phone scrolled down a long page shows the top, where the news is, when the board starts
   // playing a round out ("watch the board"), when its order sheet gives way to the sealed
-  // card ("sealed — waiting for 2 others", Heirs), and when the match ends (who won).
+  // card ("sealed — waiting for 2 others", Heirs), when the match ends (who won), and when
+  // the night's next game begins (it opened where the last result had been scrolled to).
+  function matchNow() {
+    var view = document.getElementById("phone-view");
+    return view ? view.dataset.match || "" : "";
+  }
+  var matchBefore = matchNow();
   function screenNow() {
     if (document.querySelector("#phone-view [data-testid=watch]")) return "watch";
     var view = document.getElementById("phone-view");
@@ -439,8 +445,10 @@
   function noticeScreen() {
     var now = screenNow();
     var leftSheet = screenBefore === "sheet" && now !== "sheet";
-    if (now !== screenBefore && (leftSheet || now === "watch" || now === "over")) window.scrollTo(0, 0);
+    var match = matchNow(), newMatch = match !== "" && match !== matchBefore;
+    if (newMatch || (now !== screenBefore && (leftSheet || now === "watch" || now === "over"))) window.scrollTo(0, 0);
     screenBefore = now;
+    matchBefore = match;
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
     lastFrame = Date.now();

@@ -108,9 +108,14 @@ def test_standings_between_games_and_the_final_podium(
 
             board_final = board.locator("[data-testid=standings].final")
             for _game in range(5):  # game 2, and rematches after drawn games (L7.3)
+                # Scrolled down the result to the end; the next game opens at its top, where
+                # the decision starts (it opened where the result had been scrolled to).
+                phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+                assert phone.evaluate("() => scrollY") > 0
                 standings.locator("[data-testid=next-game]").click()
                 expect(standings).to_have_count(0)
                 expect(phone.locator("[data-testid=turn-banner]")).to_be_visible()
+                phone.wait_for_function("() => scrollY === 0")
                 play_my_game(phone)
                 show_standings(board)
                 if board_final.count():
