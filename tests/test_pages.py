@@ -1340,6 +1340,32 @@ def test_the_lobby_form_sets_rounds_of_a_list_and_shows_the_plan(client: TestCli
     assert "4 hráči · 2 kola seznamu:" in czech
 
 
+def test_a_lobby_set_for_a_night_of_other_games_is_headed_by_the_night(
+    client: TestClient,
+) -> None:
+    """A Hidden Leaders room set up for a night of Legions only was headed "Hidden Leaders
+    Duel" above "First game: Legions". A night's lobby is headed by the night."""
+    code, _host = host_room(client)
+    response = client.post(f"/b/{code}/tournament", data={"games": ["legions"]}, headers=HX)
+    assert response.status_code == 204
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, code, name)
+    board = client.get(f"/b/{code}").text
+    title = re.search(r'<h1 class="game-title">([^<]*)</h1>', board)
+    assert title is not None and title.group(1) == "Tournament"
+    assert "First game: Legions" in board
+    assert "Hidden Leaders" not in board.split('data-testid="plan"', 1)[0].split("<body", 1)[-1]
+    client.cookies.set(f"pecet_seat_{code}", join_api(client, code, "Dan"))
+    phone = client.get(f"/r/{code}").text
+    assert "Hidden Leaders" not in phone and "First game: Legions" in phone
+    client.cookies.delete(f"pecet_seat_{code}")
+    # Back to one game: the lobby is headed by it again.
+    single = client.post(f"/b/{code}/tournament", data={"mode": "single"}, headers=HX)
+    assert single.status_code == 204
+    title = re.search(r'<h1 class="game-title">([^<]*)</h1>', client.get(f"/b/{code}").text)
+    assert title is not None and title.group(1) == "Hidden Leaders Duel"
+
+
 def watcher_payload(**extra: Any) -> dict[str, Any]:
     """Ann watches a match of Ben and Cid and may predict it as if it were Heirs (who wins,
     and by which ending)."""
