@@ -170,9 +170,12 @@ class Hub:
         if connection.is_board:
             return payloads.board_payload(live, host=connection.host, room=room)
         seat = live.seat_by_hash(connection.token_hash)
-        if seat is None:
+        if seat is not None:
+            return payloads.seat_payload(live, seat, room=room)
+        handed = live.seat_handed_away_by_hash(connection.token_hash)
+        if handed is None:
             return None
-        return payloads.seat_payload(live, seat, room=room)
+        return payloads.seat_payload(live, handed, room=room, handed=True)
 
     def send_view(self, live: LiveRoom, connection: Connection) -> None:
         """The connection's whole view as the room stands now."""
@@ -237,11 +240,15 @@ class Hub:
     ) -> tuple[tuple[object, ...], int | None] | None:
         """Which view the connection gets, as a key shared by the sockets that get the same
         (a board's: the host's shows the PINs; or its seat's), with the room seat whose token
-        it holds (``None`` for a board); ``None`` when its seat is gone."""
+        it holds (``None`` for a board, and for a phone whose seat the host handed to a bot:
+        it watches); ``None`` when its seat is gone."""
         if connection.is_board:
             return ("board", connection.host), None
         seat = live.seat_by_hash(connection.token_hash)
-        return None if seat is None else (("seat", seat.position), seat.position)
+        if seat is not None:
+            return ("seat", seat.position), seat.position
+        handed = live.seat_handed_away_by_hash(connection.token_hash)
+        return None if handed is None else (("handed", handed.position), None)
 
     def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
         """A pong; or the whole view, if the room changed since the last view this socket

@@ -54,6 +54,9 @@ class SeatInfo:
     time_factor: float | None = 1.0
     """The host's "more time" for this seat: its sealing deadline is the round's start plus
     the timer times this; None: no limit for this seat (H5.4)."""
+    handed_token_hash: str = ""
+    """The token hash of the phone that held the seat until the host handed it to a bot
+    (``Seat.handed_token_hash``): that phone watches, and sees nothing of the seat's own."""
     sockets: int = 0
     """Phone sockets open for this seat now, in this process."""
     elsewhere: int = 0
@@ -331,6 +334,26 @@ class LiveRoom:
             (s for s in self.seats if secrets.compare_digest(s.token_hash, token_hash)), None
         )
 
+    def seat_handed_away(self, token: str | None) -> SeatInfo | None:
+        """The seat whose phone ``token`` was until the host handed the seat to a bot: that
+        phone stays in the room as a watcher of the match, never again its seat's own view."""
+        return self.seat_handed_away_by_hash(hash_token(token) if token else None)
+
+    def seat_handed_away_by_hash(self, token_hash: str | None) -> SeatInfo | None:
+        """:meth:`seat_handed_away` by the token's hash (``hash_token``)."""
+        if not token_hash:
+            return None
+        return next(
+            (
+                s
+                for s in self.seats
+                if s.is_bot
+                and s.handed_token_hash
+                and secrets.compare_digest(s.handed_token_hash, token_hash)
+            ),
+            None,
+        )
+
     def seat_to_reclaim(self, typed: str) -> SeatInfo | None:
         """The seat a name typed on "Come back to my seat" stands for (``names.named``):
         only a seat with a PIN can be taken back (a bot's has none)."""
@@ -558,6 +581,7 @@ def seat_info_of(seat: Seat, away_after: timedelta) -> SeatInfo:
         row_id=seat.id,
         pin=seat.pin,
         time_factor=seat.time_factor,
+        handed_token_hash=seat.handed_token_hash,
         away_after=away_after,
     )
 

@@ -67,6 +67,11 @@ class Seat(SQLModel, table=True):
     time_factor: float | None = Field(default=1.0, sa_column_kwargs={"server_default": "1"})
     """The host's "more time" for this seat: its sealing deadline is the round's start plus
     the timer times this (1, 1.5, 2 or 3); None: no limit for this seat (H5.4)."""
+    handed_token_hash: str = Field(
+        default="", max_length=64, sa_column_kwargs={"server_default": ""}
+    )
+    """The token hash the seat had when the host handed it to a bot mid-game: that phone
+    watches the match from then on; empty once the player takes the seat back."""
     joined_at: datetime = Field(default_factory=utcnow)
 
 

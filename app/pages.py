@@ -264,12 +264,13 @@ def view_outcome(view: Mapping[str, Any] | None) -> JSON | None:
 def outcome_context(payload: Mapping[str, Any]) -> dict[str, Any]:
     outcome = payload.get("outcome") or view_outcome(payload.get("view")) or {}
     names = seat_names(payload)
-    winner = outcome.get("winner")
+    # One winner (the duels), or everyone sharing first place (Heirs).
+    winners = [outcome["winner"]] if outcome.get("winner") is not None else outcome.get("winners")
     ready = set(payload.get("ready") or [])
     return {
         "outcome": outcome,
         "rematch": outcome.get("result") == "REMATCH",
-        "winner_name": names.get(winner, "") if winner is not None else "",
+        "winner_name": ", ".join(names.get(int(w), "") for w in winners or ()),
         "ready": ready,
     }
 
@@ -1343,13 +1344,16 @@ async def phone(request: Request, code: str) -> Response:
     except RoomNotFound:
         return RedirectResponse(f"/j/{quote(code)}", status_code=303)
     seat, token = await seat_from_cookie(request, live)
-    if seat is None:
+    # The phone whose seat the host handed to a bot stays in the room: it watches.
+    handed = None if seat is not None else live.seat_handed_away(token)
+    holder = seat or handed
+    if holder is None:
         back = "?back=1" if seat_played_elsewhere(live, token) else ""
         return RedirectResponse(f"/j/{live.code}{back}", status_code=303)
     lang = request_language(request)
     if request.cookies.get(LANG_COOKIE) is None:
-        lang = i18n.normalize_language(seat.lang) or lang
-    payload = rooms_of(request).payloads.seat_payload(live, seat)
+        lang = i18n.normalize_language(holder.lang) or lang
+    payload = rooms_of(request).payloads.seat_payload(live, holder, handed=seat is None)
     # The socket proves the seat with the seat cookie: a token in the URL would be logged.
     socket_url = f"/ws/rooms/{live.code}?" + urlencode({"format": "html", "lang": lang})
     back_cookie = BACK_COOKIE.format(code=live.code)
@@ -1358,11 +1362,11 @@ async def phone(request: Request, code: str) -> Response:
         lang,
         code=live.code,
         token=token,
-        seat_name=seat.name,
+        seat_name=holder.name,
         socket_url=socket_url,
         view_html=Markup(render_phone_view(live, payload, lang)),
         path=request.url.path,
-        new_pin=seat.pin if request.cookies.get(back_cookie) else "",
+        new_pin=seat.pin if seat is not None and request.cookies.get(back_cookie) else "",
     )
     response = HTMLResponse(html)
     if back_cookie in request.cookies:
@@ -1378,7 +1382,7 @@ async def restore_seat(request: Request, code: str, token: str = Form("")) -> Re
         live = await rooms_of(request).room(code)
     except RoomNotFound as missing:
         return index_page(request, code=code, error=missing.detail, status_code=404)
-    if live.seat_by_token(token) is None:
+    if live.seat_by_token(token) is None and live.seat_handed_away(token) is None:
         gone = seat_played_elsewhere(live, token)
         return index_page(
             request, code=live.code, forget_seat=live.code, come_back=gone, status_code=401

@@ -174,22 +174,30 @@ class Payloads:
         payload["history"] = self._history(match, None, show)
         return payload
 
-    def seat_payload(self, live: LiveRoom, seat: SeatInfo, room: JSON | None = None) -> JSON:
+    def seat_payload(
+        self, live: LiveRoom, seat: SeatInfo, room: JSON | None = None, *, handed: bool = False
+    ) -> JSON:
         """One seat's private view of the room, with what it must decide now.
 
         While the board plays a resolution out, the seat sees its own view as of the step
         on the board, its own events up to that step, and no decision yet. ``room`` as for
-        :meth:`board_payload`."""
+        :meth:`board_payload`.
+
+        ``handed``: the view of the phone that held the seat until the host handed it to a
+        bot (``LiveRoom.seat_handed_away``). It watches the match as a seat that sits it out
+        does, and gets nothing of the seat's own: no view, decision, sealed order, timer or
+        PIN of it."""
         payload = self.room_payload(live) if room is None else dict(room)
         match = live.match
-        engine_seat = None if match is None else match.engine_seat(seat.position)
+        engine_seat = None if match is None or handed else match.engine_seat(seat.position)
         payload["you"] = {
             "seat": seat.position,
             "name": seat.name,
             "lang": seat.lang,
             "player": engine_seat,
-            "pin": seat.pin,
+            "pin": "" if handed else seat.pin,
             "time_factor": seat.time_factor,
+            "handed": handed,
         }
         if match is None:
             payload.update(
@@ -218,14 +226,14 @@ class Payloads:
         )
         payload["events"] = events_for(self._shown_events(match, show), engine_seat)
         payload["history"] = self._history(match, engine_seat, show)
-        mine = [o for o in match.pending_orders() if o.position == seat.position]
+        mine = [] if handed else [o for o in match.pending_orders() if o.position == seat.position]
         payload["my_commitment"] = mine[-1].commitment if mine else None
         # The timer's default, until the seat seals again: its own order, told to it alone.
-        ran_out = None if mine else match.ran_out.get(seat.position)
+        ran_out = None if mine or handed else match.ran_out.get(seat.position)
         payload["time_ran_out"] = None if ran_out is None else ran_out.round
         payload["timer_order"] = None if ran_out is None else ran_out.order
         payload["sealed_by"] = _sealed_by(mine)
-        payload["prediction"] = self._prediction_offer(live, seat)
+        payload["prediction"] = None if handed else self._prediction_offer(live, seat)
         if engine_seat is not None:  # its own countdown: the host may give it more time
             deadline = match.deadline_for(seat.time_factor)
             left = match.time_left_for(seat.time_factor)

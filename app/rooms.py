@@ -494,10 +494,12 @@ class RoomService:
                 row = session.get(Seat, seat.row_id)
                 assert row is not None
                 row.token_hash, row.is_bot, row.pin = hash_token(token), False, pin
+                row.handed_token_hash = ""  # the phone that watched is signed out too
                 session.add(row)
                 self._touch(session, live)
                 session.commit()
             seat.token_hash, seat.is_bot, seat.pin = hash_token(token), False, pin
+            seat.handed_token_hash = ""
             seat.away_since = utcnow()
             self.changed(live)  # the old phone's sockets learn their token is gone
             return Seated(seat.position, token, pin)
@@ -600,11 +602,14 @@ class RoomService:
                     session.delete(row)
                     self._renumber(session, remaining)
                 else:
+                    if not row.is_bot:  # its phone watches from now on (a seat's own no more)
+                        row.handed_token_hash = row.token_hash
                     row.is_bot = True
                     row.bot_style = row.bot_style or live.rules.info.bot_styles[0]
                     row.token_hash = hash_token(secrets.token_urlsafe(24))  # the phone is out
                     session.add(row)
                 bot_style, token_hash = row.bot_style, row.token_hash
+                handed = row.handed_token_hash
                 self._touch(session, live)
                 # Memory follows the commit (issue 13.10): a failed one leaves the room as is.
                 session.commit()
@@ -614,6 +619,7 @@ class RoomService:
                 live.removed.add(target.token_hash)
             else:
                 target.is_bot, target.bot_style, target.token_hash = True, bot_style, token_hash
+                target.handed_token_hash = handed
             self.changed(live)
 
     async def move_seat(self, code: str, host_token: str | None, position: int, to: int) -> None:

@@ -33,6 +33,12 @@ the position. The server also sends ``{"type": "error", "detail", "code"}`` (and
 where an engine's refusal has them) when a frame is refused. With ``format=html`` the same
 frames come as HTML fragments.
 
+A phone whose seat the host hands to a bot mid-game keeps its socket, and from then on it
+is sent what a seat sitting the match out sees (the board's public view, the result), with
+``you.handed`` true and nothing of the seat's own; its orders are refused. A socket whose
+seat was taken back on another phone, or removed in the lobby, gets an error frame
+(``kicked``, ``removed``) and is closed with 1008.
+
 No frame closes the socket (issue 13.5): a binary frame, one over 64 KiB, one that is not a
 JSON object or nests deeper than 32 levels, one of an unknown type, or one the server fails
 on gets an error frame, and the socket goes on serving.
@@ -106,7 +112,7 @@ async def phone_socket(websocket: WebSocket, code: str) -> None:
         return
     query = websocket.query_params
     token = _credential(websocket, query.get("token", ""), SEAT_COOKIE.format(code=live.code))
-    if live.seat_by_token(token) is None:
+    if live.seat_by_token(token) is None and live.seat_handed_away(token) is None:
         await _refuse(websocket, "bad token")
         return
     await websocket.accept()
@@ -268,7 +274,10 @@ async def _handle(
         elif kind == "ready":
             await rooms.play_again(live.code, connection.token)
         elif kind == "lang":
-            await rooms.set_language(live.code, connection.token, str(message.get("lang")))
+            # A phone whose seat a bot plays now switches only its own page: the seat is
+            # not its own to set.
+            if live.seat_handed_away(connection.token) is None:
+                await rooms.set_language(live.code, connection.token, str(message.get("lang")))
             connection.lang = str(message.get("lang"))
             hub.send_view(live, connection)
         elif kind == "sync":

@@ -1504,22 +1504,29 @@ def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
     assert ready < html.index("ph-history"), "before the whole game's log"
 
 
-def test_a_phone_whose_seat_went_to_a_bot_is_told_how_to_come_back(client: TestClient) -> None:
-    """Opened again after the host handed its seat to a bot, a phone lands on the join page
-    with "Come back to my seat" open and the reason, not on a plain join form; in the lobby a
-    removed seat just joins again."""
+def test_a_phone_whose_seat_went_to_a_bot_watches_and_is_told_how_to_come_back(
+    client: TestClient,
+) -> None:
+    """Opened again after the host handed its seat to a bot, a phone watches the game (it
+    landed on the join page and saw no more of it), says a bot plays its seat and links the
+    join page with "Come back to my seat" open, the name filled in, and the reason; a phone
+    that lost its cookie is restored to watching by its saved token. In the lobby a removed
+    seat just joins again."""
     code, host, tokens = start_duel(client)
     handed = client.delete(
         f"/api/rooms/{code}/seats/0", headers={"Authorization": f"Bearer {host}"}
     )
     assert handed.status_code == 200, handed.text
     client.cookies.set(f"pecet_seat_{code}", tokens[0])
-    moved = client.get(f"/r/{code}", follow_redirects=False)
-    assert moved.status_code == 303 and moved.headers["location"] == f"/j/{code}?back=1"
-    page = client.get(moved.headers["location"]).text
+    watching = client.get(f"/r/{code}", follow_redirects=False)
+    assert watching.status_code == 200 and "A bot plays your seat now" in watching.text
+    assert f'href="/j/{code}?back=1&amp;name=Ema" data-testid="come-back-link"' in watching.text
+    page = client.get(f"/j/{code}?back=1&name=Ema").text
     assert 'data-testid="come-back-note"' in page and "<details" in page
-    restored = client.post(f"/r/{code}/restore", data={"token": tokens[0]})
-    assert restored.status_code == 401 and 'data-testid="come-back-note"' in restored.text
+    assert 'id="back-name" name="name" value="Ema"' in page
+    client.cookies.clear()
+    restored = client.post(f"/r/{code}/restore", data={"token": tokens[0]}, follow_redirects=False)
+    assert restored.status_code == 303 and restored.headers["location"] == f"/r/{code}"
 
     lobby = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
     seat = client.post(f"/api/rooms/{lobby['code']}/seats", json={"name": "Ema"}).json()

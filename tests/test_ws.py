@@ -119,6 +119,76 @@ def test_two_phones_and_a_board_play_a_duel_and_no_frame_leaks(client: TestClien
     assert checked >= 3 * 29
 
 
+def until_finished(screen: Screen) -> list[Frame]:
+    """Every view a socket is sent until the match is over and shown (each as the client
+    holds it); an error frame fails the test."""
+    frames = []
+    while True:
+        frame = screen.next()
+        assert frame["type"] == "view", frame
+        frames.append(frame)
+        if frame["status"] == "finished" and frame["show"] is None:
+            return frames
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions"])
+def test_a_phone_whose_seat_goes_to_a_bot_watches_to_the_result_and_sees_no_more(
+    client: TestClient, game: str
+) -> None:
+    """The host hands a phone's seat to a bot mid-game. The phone was closed out (1008), sent
+    to the join page, and never saw how the game ended unless it took the seat back. It stays
+    in the room: each view it is sent from then on is the board's own (no hand, decision,
+    sealed order or PIN of the seat), to the result; its page says a bot plays its seat and
+    links the way back; its orders are refused. Both seats go to bots, which finish the
+    game; the phone's PIN still brings it back, and then its watching token is spent."""
+    code, host, tokens = start_duel(client, game)
+    base = f"/ws/rooms/{code}"
+    with (
+        client.websocket_connect(f"{base}?token={tokens[0]}") as json_socket,
+        client.websocket_connect(f"{base}?token={tokens[0]}&format=html") as page,
+        client.websocket_connect(f"{base}/board") as board_socket,
+    ):
+        phone, board = Screen(json_socket, 0), Screen(board_socket, None)
+        own = phone.next()
+        assert own["you"]["pin"] and own["view"] != board.next()["view"], "its own secrets"
+        assert 'data-testid="seat-pin"' in page.receive_text()
+        for seat in (0, 1):
+            handed = client.delete(f"/api/rooms/{code}/seats/{seat}", headers=auth(host))
+            assert handed.is_success, handed.text
+        watched, public = until_finished(phone), until_finished(board)
+        boards = {(f["version"], str(f["show"])): f for f in public}
+        same = 0
+        for frame in watched:
+            assert frame["you"] == {**own["you"], "player": None, "pin": "", "handed": True}
+            assert frame["prompt"] is None and frame["my_commitment"] is None
+            assert frame["time_ran_out"] is None and frame["sealed_by"] is None
+            twin = boards.get((frame["version"], str(frame["show"])))
+            if twin is not None:
+                assert frame["view"] == twin["view"], frame["version"]
+                assert frame["history"] == twin["history"], frame["version"]
+                same += 1
+        assert same >= 3, "the board's views were met along the way"
+        assert watched[-1]["outcome"] == public[-1]["outcome"] is not None
+        json_socket.send_json({"type": "order", "order": {}})
+        assert phone.socket.receive_json()["code"] == "bad_token"
+        while 'data-status="finished"' not in (html := page.receive_text()):
+            pass
+        assert 'data-testid="handed"' in html and 'data-testid="come-back-link"' in html
+        assert 'data-testid="seat-pin"' not in html and 'data-testid="ready"' not in html
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    result = client.get(f"/r/{code}", follow_redirects=False)
+    assert result.status_code == 200 and 'data-testid="handed"' in result.text
+    assert f'href="/j/{code}?back=1&amp;name=Ema"' in result.text
+    back = client.post("/reclaim", data={"code": code, "name": "Ema", "pin": own["you"]["pin"]})
+    assert back.url.path == f"/r/{code}" and 'data-testid="new-pin"' in back.text
+    assert 'data-testid="handed"' not in back.text, "the seat is its own again"
+    client.cookies.clear()
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    gone = client.get(f"/r/{code}", follow_redirects=False)
+    assert gone.status_code == 303 and gone.headers["location"] == f"/j/{code}?back=1"
+    client.cookies.clear()
+
+
 def test_a_phone_reconnects_and_gets_its_full_view(client: TestClient) -> None:
     code, _host, tokens = start_duel(client)
     board = client.get(f"/api/rooms/{code}").json()

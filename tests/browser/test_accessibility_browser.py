@@ -63,6 +63,7 @@ SCREENS = (
     "legions-turn-phone",
     "legions-end-tv",
     "legions-standings-tv",
+    "legions-handed-phone",
     "legions-come-back-phone",
 )
 
@@ -244,7 +245,7 @@ class Walks:
 
     def legions(self, walk: Walk, contexts: list[BrowserContext]) -> None:
         """A one-game tournament: the phone's seal, then the host hands its seat to a bot and
-        fast-forwards; the final, the standings, and the phone sent back to come back."""
+        fast-forwards; the final, the standings, the phone watching, and its way back."""
         board, code = self.host(walk, contexts, "legions")
         tournament = board.locator("[data-testid=tournament-form]")
         tournament.locator("summary").click()
@@ -270,6 +271,9 @@ class Walks:
         self.audit(walk, board, "legions-end-tv")
         show_standings(board)
         self.audit(walk, board, "legions-standings-tv")
+        expect(phone.locator("[data-testid=handed]")).to_be_visible()
+        self.audit(walk, phone, "legions-handed-phone")
+        phone.locator("[data-testid=come-back-link]").click()
         expect(phone).to_have_url(re.compile(rf"/j/{code}\?back=1"))
         expect(phone.locator("[data-testid=come-back-note]")).to_be_visible()
         self.audit(walk, phone, "legions-come-back-phone")

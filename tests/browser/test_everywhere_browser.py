@@ -107,7 +107,7 @@ def test_seats_bots_join_error_timer_and_how_to_play(
             assert kicked.status_code < 400
             seats = httpx.get(f"{server.base_url}/api/rooms/{code}", timeout=10).json()["seats"]
             assert seats[0]["bot"] is True and seats[0]["bot_style"] == "expander"
-            expect(phone.locator("[data-testid=come-back]")).to_be_visible()
+            expect(phone.locator("[data-testid=handed]")).to_be_visible()  # it watches on
             expect(board.locator("[data-testid=howto-link]:visible")).to_have_count(1)
             keep_screenshot(board, shots / "board-seat-handed-to-bot.png")
 

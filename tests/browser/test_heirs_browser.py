@@ -301,18 +301,20 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             expect(ending.locator("[data-testid=watch-again]")).to_be_visible()
             keep_screenshot(board, artifacts / "heirs-board-end.png")
             assert board.evaluate(HEIRS_END_CUT_JS) == [], "six heirs' end runs past its panel"
-            # A kicked phone's seat is gone (1008): it forgets the seat's token and is sent
-            # straight back to this room's join page, its "Come back to my seat" form open
-            # with the name filled in (no attempt to restore the dead seat).
+            # A phone whose seat went to a bot stays in the room and watches to the result,
+            # told a bot plays its seat; its link opens this room's join page with "Come back
+            # to my seat" open and the name filled in.
             for index, phone in enumerate(phones):
+                expect(phone.locator("[data-testid=handed]")).to_be_visible()
+                expect(phone.locator("[data-testid=watching] h1")).to_contain_text(" wins")
+                keep_screenshot(phone, artifacts / f"heirs-phone-{index}-handed.png")
+                phone.locator("[data-testid=come-back-link]").click()
                 expect(phone).to_have_url(re.compile(rf"/j/{code}\?back=1&name={NAMES[index]}$"))
                 expect(phone.locator('#join-form input[name="code"]')).to_have_value(code)
                 expect(phone.locator("[data-testid=come-back-note]")).to_be_visible()
                 expect(phone.locator('#reclaim-form input[name="name"]')).to_have_value(
                     NAMES[index]
                 )
-                assert phone.evaluate(f"localStorage.getItem('pecet_seat_{code}')") is None
-                keep_screenshot(phone, artifacts / f"heirs-phone-{index}-kicked.png")
         finally:
             browser.close()
 

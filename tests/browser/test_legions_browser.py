@@ -278,10 +278,13 @@ def test_two_phones_play_legions_by_tapping(server: ServerProcess, artifacts: Pa
             keep_screenshot(board, artifacts / "legions-board-final.png")
             for letter, phone in zip("ab", phones, strict=True):
                 if handed_over:
-                    # A seat handed to a bot: its phone is taken to join again (2.5 s after
-                    # its socket closed). A screenshot taken while it navigated could hang.
-                    expect(phone).to_have_url(re.compile(rf"/j/{code}\?back=1"), timeout=TIMEOUT_MS)
-                    expect(phone.locator("[data-testid=come-back-note]")).to_be_visible()
+                    # A seat handed to a bot: its phone stays and watches to the result, told
+                    # a bot plays its seat, with the way back.
+                    handed = phone.locator("[data-testid=handed]")
+                    expect(handed).to_be_visible(timeout=TIMEOUT_MS)
+                    winner = phone.locator("[data-testid=watching] h1")  # "Bob vyhrává" in Czech
+                    expect(winner).to_contain_text(re.compile("Alice|Bob"))
+                    expect(phone).to_have_url(re.compile(rf"/r/{code}$"))
                 else:
                     expect(phone.locator("[data-testid=phone-result]")).to_be_visible()
                 keep_screenshot(
