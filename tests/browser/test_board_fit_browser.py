@@ -365,3 +365,51 @@ def test_each_sealed_order_proof_is_one_line_of_the_boards_log(
         assert [p for p in proofs if p["opened"] < 2.5] == [], proofs
     finally:
         page.context.close()
+
+
+IN_FLOW_AND_ON_TOP_JS = """(selector) => {
+  // Whether the element is laid out in the flow of its group (up to ``group``, not fixed or
+  // placed over the board), and what is drawn on top of it at its corners and centre.
+  const button = document.querySelector(selector);
+  const placed = [];
+  const group = button.closest('.watch-again');
+  if (!group) return {placed: ['not beside "Watch again"'], over: []};
+  for (let el = button; el && el !== group.parentElement; el = el.parentElement) {
+    const position = getComputedStyle(el).position;
+    if (position === 'fixed' || position === 'absolute') placed.push(el.className || el.tagName);
+  }
+  const r = button.getBoundingClientRect();
+  const points = [[r.left + 3, r.top + 3], [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3],
+                  [r.right - 3, r.bottom - 3], [(r.left + r.right) / 2, (r.top + r.bottom) / 2]];
+  const over = points.map(([x, y]) => document.elementFromPoint(x, y))
+    .filter(top => top && !button.contains(top) && !top.contains(button))
+    .map(top => top.className || top.tagName);
+  return {placed, over};
+}"""
+
+
+@pytest.mark.parametrize("game", available_games())
+def test_the_hosts_show_standings_button_covers_nothing_of_the_result(
+    server: ServerProcess, browser: Browser, game: str
+) -> None:
+    """Between the games of a night the host's "Show standings" stood fixed at the screen's
+    corner, over the language links and the host menu (Legions) or an army's total (Hidden
+    Leaders) at 720p. It is a button of the result's own, beside "Watch again"."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    created = api.post("/api/rooms", json={"game": game, "tournament": {"count": 2}}).json()
+    code, host = created["code"], created["host_token"]
+    for _ in range(game_info(game).min_players):
+        assert api.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    try:
+        button = page.locator("[data-testid=show-standings]")
+        expect(button).to_be_visible(timeout=60_000)
+        layout = page.evaluate(IN_FLOW_AND_ON_TOP_JS, "[data-testid=show-standings]")
+        assert layout == {"placed": [], "over": []}, layout
+        assert faults(page, game) == []
+        button.click()
+        expect(page.locator("[data-testid=standings]")).to_be_visible()
+    finally:
+        page.context.close()
