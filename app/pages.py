@@ -1415,7 +1415,7 @@ async def phone_predict(
     except RoomError as refusal:
         with i18n.use_language(lang):
             detail = (
-                i18n.gettext("Predictions close when the match's first round is played.")
+                i18n.gettext("Predictions close when the match's first move is played.")
                 if refusal.code == "no_prediction"
                 else refusal.detail
             )
