@@ -1484,7 +1484,7 @@ def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> No
     assert "Your prediction:" in client.get(f"/r/{code}").text
     client.cookies.set(f"pecet_seat_{code}", player["token"])
     refused = client.post(f"/r/{code}/predict", data={"winner": winner}, headers=HX)
-    assert refused.status_code == 409 and "first round" in refused.text
+    assert refused.status_code == 409 and "first move" in refused.text
 
 
 def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
