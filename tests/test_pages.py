@@ -738,6 +738,10 @@ def test_a_phone_watches_the_show_without_an_order_sheet() -> None:
     live: Any = SimpleNamespace(game="heirs", code="ABCD")
     html = render_phone_view(live, payload, "en")
     assert f"Watch the board — round {steps[0].round} plays out" in html
+    # It promises nothing of what comes next: the round may be the game's last (the phones
+    # said "Your next orders come…" over the last turn), and a phone must not tell before
+    # the board whether it is.
+    assert "next orders" not in html and "This phone goes on when the board has finished." in html
     assert 'data-testid="orders-form"' not in html and 'data-testid="sealed"' not in html
     assert "So far, for you" in html and "Your battle on" in html
     czech = render_phone_view(live, payload, "cs")
