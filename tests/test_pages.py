@@ -23,7 +23,7 @@ from app.games.legions import location_name
 from app.pages import translate_form
 from engine.registry import available_games
 from tests.live import bots_have_sealed, current_match, live_room, wait_for
-from tests.play import play_to_end, replay_position, start_duel
+from tests.play import auth, play_to_end, replay_position, start_duel
 
 LOCALE = PROJECT_DIR / "locale"
 HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
@@ -1734,3 +1734,33 @@ def test_a_legions_phone_says_what_its_sealed_digits_are(client: TestClient) -> 
     assert 'data-testid="my-commitment"' in page
     shown = unescape(re.sub(r"<[^>]+>", " ", page))
     assert "the board shows the same, and the replay proves" in shown
+
+
+@pytest.mark.parametrize("game", ["hidden_leaders", "legions", "heirs"])
+def test_the_host_fast_forwards_between_shows_and_sees_it_is_on(
+    client: TestClient, game: str
+) -> None:
+    """Fast-forward was offered only while a round played out: asked then, and answered after
+    the show had ended, the answer found no question any more and nothing happened; once on,
+    the board's buttons looked the same. It is offered the whole match long, and says once on."""
+    room = client.post("/api/rooms", json={"game": game}).json()
+    code, host = room["code"], room["host_token"]
+    for name in ("Ann", "Ben"):
+        join_api(client, code, name)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    client.cookies.set(f"pecet_host_{code}", host)
+    board = client.get(f"/b/{code}").text
+    assert client.get(f"/api/rooms/{code}").json()["show"] is None
+    assert 'data-testid="fast-forward"' in board and 'data-testid="fast-forwarding"' not in board
+    answer = client.post(f"/b/{code}/show/skip", data={"all": "1"}, headers=HX)
+    assert answer.status_code in (200, 204)
+    assert client.get(f"/api/rooms/{code}").json()["fast_forward"] is True
+    board = client.get(f"/b/{code}").text
+    assert 'data-testid="fast-forward"' not in board
+    # The duels' host menu says it is on; Heirs' map has a banner of it for the room.
+    said = ("Fast-forward is on: every later round plays at once", "Fast-forward: every round")
+    assert any(text in board for text in said)
+    client.cookies.clear()
+    assert "Fast-forward" not in client.get(f"/b/{code}").text.replace(
+        "Fast-forward: every round plays at once", ""
+    ), "the host's only"
