@@ -317,7 +317,7 @@ def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient)
     ("lang", "won", "lost", "wins"),
     [
         ("en", "You win!", "You lose", "{side} wins"),
-        ("cs", "Vyhrál(a) jsi!", "Prohra", "{side} vítězí"),
+        ("cs", "Vítězství!", "Prohra", "{side} vítězí"),
         ("hr", "Pobjeda!", "Poraz", "Pobjeđuje {side}"),
         ("ru", "Победа!", "Поражение", "{side} побеждает"),
     ],

@@ -555,7 +555,7 @@ def test_a_full_tie_is_a_rematch_on_board_and_phone() -> None:
     assert "Rematch!" in board and "Emperor" not in board
     assert "/b/ABCD/again" in board  # the host may start the next game at once
     phone = render_phone_view(live, finished_payload(0, e4_final_state()), "cs")
-    assert "Odveta!" in phone and "Připraven(a) na odvetu" in phone
+    assert "Odveta!" in phone and "Jdu do odvety" in phone
 
 
 # ------------------------------------------------------------------ the show (issue 9)

@@ -105,3 +105,22 @@ def test_phone_and_page_texts_address_one_player(register: Register) -> None:
         if register.plural_imperative.search(text)
     ]
     assert plural == []
+
+
+GENDER_BOTH_WAYS = re.compile(r"\w\((a|la|а|ла)\)")
+"""A word written for both genders at once: Czech "vyhrál(a)", Russian "выиграл(а)"."""
+
+
+@pytest.mark.parametrize("lang", ["cs", "hr", "ru"])
+def test_no_text_guesses_at_a_players_gender(lang: str) -> None:
+    """A name tells no gender, so no text may need one: a past tense of the reader or of a
+    player ("Vyhrál(a) jsi!", "připojen(a)", "Připraven(a) na odvetu") is worded another way,
+    a noun ("Vítězství!"), the present ("Bereš si…"), or a word without gender ("tady")."""
+    both = [
+        text
+        for message in catalog(lang)
+        if message.id
+        for text in texts(message)
+        if GENDER_BOTH_WAYS.search(text)
+    ]
+    assert both == []
