@@ -378,6 +378,10 @@ def test_a_replay_opens_on_turn_1_and_names_one_position_at_every_step(
         assert f'data-testid="turn">{number}<' in fragment, index
         if steps[index]["view"]["turn"] != number:  # ends the turn: the next one's start
             assert "The turn ends" in fragment and "choosing…" not in fragment, index
+        # The board's status line says something at every step (a step between a
+        # resolution's first and last has no decision open: it was empty).
+        status = re.search(r'data-testid="step">([^<]*)<', fragment)
+        assert status is not None and status.group(1).strip(), index
     client.cookies.set(f"pecet_seat_{code}", tokens[0])
     phone = client.get(f"/r/{code}/replay/1").text
     where = WHERE.search(phone)

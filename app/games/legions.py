@@ -714,9 +714,10 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
     # The turn on show (or of a replay's step) is the turn the screens name: the step that
     # ends a turn already stands at the next one's start.
     turn = shown_round(payload) or view.get("turn")
-    if show is not None:
+    if show is not None or (step is None and view.get("phase") == "steps"):
         # The position shown is already what comes after the step on show: whose decision
         # is next is not told until the board has played the step out (nobody acts before).
+        # A replay's step inside a resolution has no decision open either.
         step_text = i18n.gettext("Turn %(n)s plays out") % {"n": turn}
     elif turn != view.get("turn"):
         # A replay's step that ends the turn: the next one's decisions are not yet on.
