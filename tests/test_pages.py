@@ -1764,3 +1764,24 @@ def test_the_host_fast_forwards_between_shows_and_sees_it_is_on(
     assert "Fast-forward" not in client.get(f"/b/{code}").text.replace(
         "Fast-forward: every round plays at once", ""
     ), "the host's only"
+
+
+def test_a_hidden_leaders_replay_names_the_turn_of_the_step_shown(client: TestClient) -> None:
+    """At the step that ends a turn the board in the replay read the next turn, its player
+    "to play" (the position already stands there); it names the turn shown, which ends."""
+    code, _host, tokens = start_duel(client)
+    play_to_end(client, code, tokens)
+    steps = client.get(f"/api/rooms/{code}/matches/1/replay").json()["steps"]
+    endings = 0
+    for index, step in enumerate(steps):
+        fragment = client.get(f"/b/{code}/replay/1/step/{index}").text
+        number, _k, _m = replay_position(steps, index)
+        box = re.search(r'<div class="turn-box">(.*?)</div>\s*</div>', fragment, re.S)
+        if step["view"].get("scoring") is not None:
+            continue  # the final scoring has the board to itself
+        assert box is not None, index
+        assert f'data-testid="turn">{number}<' in box.group(1), index
+        if step["view"]["turn"] != number:
+            endings += 1
+            assert "The turn ends" in box.group(1) and "to play" not in box.group(1), index
+    assert endings > 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from app import i18n
 from app.content import content_name
-from app.games import form_values, names_read, seat_names
+from app.games import form_values, names_read, seat_names, shown_round
 from engine.core import JSON
 
 SEAT_LETTERS = "AB"
@@ -41,6 +41,10 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
         return context
     active = view.get("active")
     context["active_name"] = names.get(active, "") if active is not None else ""
+    # The turn of a replay's step: the step that ends a turn already stands at the next one,
+    # whose player is not yet to play.
+    context["turn_shown"] = shown_round(payload) or view.get("turn")
+    context["turn_ends"] = context["turn_shown"] != view.get("turn") and not view.get("scoring")
     context["pile_empty"] = view.get("pile", 0) == 0
     if seat is not None:
         other = 1 - seat
