@@ -430,7 +430,10 @@ def test_a_phone_of_a_turn_game_hears_its_time_ran_out(
     # The opponent and the board read the move as the clock's, not as the player's choice.
     told = f"Time ran out for {late_name}: the default move was played."
     assert told in page
-    assert told in timed.get(f"/b/{code}").text
+    tv = timed.get(f"/b/{code}").text
+    assert told in tv
+    if game == "hidden_leaders":  # and the board's summary of the last move says it too
+        assert re.search(r'la-who">Last: \w+ <span[^>]*last-timed-out">\(time ran out', tv)
     # The other player moves on: the late one's phone still says so (it said so for one
     # move only, gone before its player looked), until it seals again itself.
     for _ in range(5):  # the late seat's turn may go on (Hidden Leaders: take, then place)

@@ -9,6 +9,7 @@ from typing import Any
 from app import i18n
 from app.content import content_name
 from app.games import form_values, names_read, seat_names, shown_round
+from app.live import TIMED_OUT
 from engine.core import JSON
 
 SEAT_LETTERS = "AB"
@@ -41,6 +42,13 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
         return context
     active = view.get("active")
     context["active_name"] = names.get(active, "") if active is not None else ""
+    last = view.get("last_action")
+    newest = (payload.get("history") or [{}])[-1]
+    # Whether the clock played the last move: the summary says so, as the log does.
+    context["last_timed_out"] = last is not None and any(
+        event.get("kind") == TIMED_OUT and (event.get("data") or {}).get("seat") == last.get("seat")
+        for event in newest.get("events") or ()
+    )
     # The turn of a replay's step: the step that ends a turn already stands at the next one,
     # whose player is not yet to play.
     context["turn_shown"] = shown_round(payload) or view.get("turn")
