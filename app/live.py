@@ -397,19 +397,19 @@ class LiveRoom:
     def _for_deciding_seats(
         self, measure: Callable[[float | None], Measured | None]
     ) -> list[Measured]:
-        """``measure`` of each seat's time factor, for the players deciding now that have one.
-        A bot has no clock: it plays within its delay, and a countdown on its turn (Legions'
-        every step) ran down for nobody."""
+        """``measure`` of each clocked seat's time factor, for those that have one."""
+        found = (measure(seat.time_factor) for seat in self.clocked_seats())
+        return [value for value in found if value is not None]
+
+    def clocked_seats(self) -> list[SeatInfo]:
+        """The players deciding now, whom the sealing timer times: a bot has no clock (it
+        plays within its delay; a countdown on its turn, Legions' every step, ran down for
+        nobody, and its order sealed by the timer was logged as its time running out)."""
         match = self.match
         if match is None or match.status != "playing":
             return []
         deciding = set(self.to_act())
-        found = (
-            measure(seat.time_factor)
-            for seat in self.seats
-            if seat.position in deciding and not seat.is_bot
-        )
-        return [value for value in found if value is not None]
+        return [seat for seat in self.seats if seat.position in deciding and not seat.is_bot]
 
     def seat_limits(self) -> tuple[int, int]:
         """How many players may sit down: the game's range, or what every game of the

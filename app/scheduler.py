@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from app.clock import Clock
 from app.errors import Unavailable
 from app.live import Change, LiveMatch, LiveRoom, SeatInfo
-from engine.core import JSON, Step
+from engine.core import JSON, Rng, Step
 
 if TYPE_CHECKING:
     from app.rooms import RoomService
@@ -188,10 +188,7 @@ class Scheduler:
                         engine_seat = match.engine_seat(seat.position)
                         if engine_seat is None:
                             continue
-                        order = live.rules.bot_order(
-                            match.state, engine_seat, _bot_style(live, seat)
-                        )
-                        await self.service.apply_order(live, seat, order)
+                        await self._play_bot(live, seat, engine_seat)
         except Exception:  # a bot must never take the server down; the room stays as it was
             log.exception("bot failed in room %s", live.code)
         finally:
@@ -201,6 +198,21 @@ class Scheduler:
                 bots = {s.position for s in live.seats if s.is_bot}
                 if bots & set(live.to_act()) and live.match and live.match.status == "playing":
                     self.schedule_bots(live)
+
+    async def _play_bot(self, live: LiveRoom, seat: SeatInfo, engine_seat: int) -> None:
+        """The bot's move; should its choice fail or be refused (a fault of the game's bot),
+        a legal order drawn from its prompt, so the room goes on: no clock plays for a bot
+        (the game's default order is most often the bot's move itself)."""
+        match = live.match
+        assert match is not None
+        try:
+            order = live.rules.bot_order(match.state, engine_seat, _bot_style(live, seat))
+            await self.service.apply_order(live, seat, order)
+        except Exception:
+            log.exception("bot failed in room %s: its seat plays a legal order", live.code)
+            if live.match is match and live.rules.prompt(match.state, engine_seat) is not None:
+                drawn = live.rules.random_order(match.state, engine_seat, Rng(match.version))
+                await self.service.apply_order(live, seat, drawn)
 
     def _held_for_predictions(self, live: LiveRoom) -> float:
         """Seconds the bots still hold the match's first move: a night's match may be
@@ -301,13 +313,10 @@ class Scheduler:
         if match is None or match.deadline_at is None:
             return False
         now = self.clock.now()
-        deciding = set(live.to_act())
         late = [
             s
-            for s in live.seats
-            if s.position in deciding
-            and (deadline := match.deadline_for(s.time_factor)) is not None
-            and deadline <= now
+            for s in live.clocked_seats()
+            if (deadline := match.deadline_for(s.time_factor)) is not None and deadline <= now
         ]
         version, round_deadline = match.version, match.deadline_at
         for seat in late:

@@ -691,3 +691,64 @@ def test_the_board_counts_down_for_players_never_for_a_bot(
     # The lower legion leads (G4.3): Ema's step is timed, the bot's is not.
     assert after["to_act"] in ([0], [1])
     assert (after["deadline"] is None) == (after["to_act"] == [1]), after["to_act"]
+
+
+@pytest.fixture
+def slower_bots(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+    """A client whose bots take longer a move (25 s on ``clock``) than the timer gives."""
+    paced = dataclasses.replace(settings, bot_delay=25.0)
+    with TestClient(create_app(paced, clock=clock)) as test_client:
+        yield test_client
+
+
+def test_the_timer_plays_for_a_late_player_never_for_a_bot_still_waiting(
+    slower_bots: TestClient, clock: ManualClock
+) -> None:
+    """Both seal a legion at once (G4.1): Ema lets her time run out while the bot, slower
+    than the timer, still waits. The timer seals Ema's default only; the bot's legion is its
+    own, not "time ran out for Bot 1". Later, after the bot's steps, Ema's time still runs."""
+    client = slower_bots
+    created = client.post("/api/rooms", json={"game": "legions", "options": {"timer": TIMER}})
+    code, host = created.json()["code"], created.json()["host_token"]
+    client.post(f"/api/rooms/{code}/seats", json={"name": "Ema"})
+    assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    start(client, code, host)
+    version = board(client, code)["version"]
+    clock.advance(TIMER)
+    wait_until(client, code, lambda v: v["version"] > version, "Ema's default")
+    assert timer_orders(client, code, 0) == [0]
+    assert board(client, code)["to_act"] == [1], "the bot still waits its 25 s"
+    ema_timed_out = 1
+    for _ in range(40):  # the game goes on: the bot plays its steps, Ema's time runs out
+        now = board(client, code)
+        if now["status"] != "playing":
+            break
+        clock.advance(TIMER if 0 in now["to_act"] else 25)
+        wait_until(client, code, lambda v, n=now["version"]: v["version"] > n, "a move")
+        if 0 in now["to_act"]:
+            ema_timed_out += 1
+    sealed = timer_orders(client, code, 0)
+    assert set(sealed) == {0}, "the timer never sealed for the bot"
+    assert len(sealed) == ema_timed_out > 3
+
+
+def test_a_bot_whose_choice_fails_plays_a_legal_order(
+    timed: TestClient, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot has no clock to play for it when its own choice fails (an engine's fault in its
+    bot, which no test can cause otherwise; the game's default order is the bot's move too):
+    its seat plays a legal order drawn from its prompt, and the room goes on rather than
+    waiting for a bot that never moves."""
+    rules = get_rules("hidden_leaders")
+
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("the bot's choice failed")
+
+    monkeypatch.setattr(rules, "bot_order", broken)
+    created = timed.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = created["code"], created["host_token"]
+    for _ in range(2):
+        assert timed.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+    start(timed, code, host)
+    done = wait_until(timed, code, lambda v: v["status"] == "finished", "the bots' game")
+    assert done["outcome"] is not None
