@@ -301,6 +301,42 @@ def play_to_the_end(client: TestClient, code: str, tokens: list[str], seed: int)
     raise AssertionError("the game did not end")
 
 
+def last_turn_marked(client: TestClient, rng: random.Random) -> bool | None:
+    """A game played until the board marks its last turn: whether both phones mark it too
+    (and no phone marked an earlier turn); None if the game ended first (5 banners)."""
+    code, _host, tokens = start_legions(client)
+    for _ in range(400):
+        board = client.get(f"/api/rooms/{code}").json()
+        if board["status"] != "playing":
+            return None
+        on_phones = []
+        for token in tokens:
+            client.cookies.set(f"pecet_seat_{code}", token)
+            on_phones.append('data-testid="last-turn"' in client.get(f"/r/{code}").text)
+            client.cookies.clear()
+        if board["view"].get("last_turn"):
+            return all(on_phones)
+        assert not any(on_phones), board["view"]["turn"]
+        for seat in board["to_act"]:
+            me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()
+            order = choose(me["prompt"], rng)
+            sent = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[seat]))
+            assert sent.status_code == 202, sent.text
+    raise AssertionError("the game did not end")
+
+
+def test_the_phones_say_it_is_the_last_turn_as_the_board_does(client: TestClient) -> None:
+    """The board marks the last turn; the phones read only "Turn 11/12", and an unused
+    stratagem is worth 2 VP at the end (G13.1). Both phones mark it, from that turn on."""
+    rng = random.Random(3)
+    for _ in range(5):  # a game may end on banners before its last turn
+        marked = last_turn_marked(client, rng)
+        if marked is not None:
+            assert marked
+            return
+    raise AssertionError("five games ended before their last turn")
+
+
 def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
     """Every phone and board page of a game renders (each prompt kind met is drawn)."""
     code, _host, tokens = start_legions(client, sides=["king", "necro"])

@@ -134,6 +134,24 @@ LEGIONS_EVENTS: list[tuple[dict[str, Any], str]] = [
         "Necro-camp puts the top of the legion deck in a new order",
     ),
     ({"kind": "draw", "data": {"seat": 0}}, "King draws a legion from the deck"),
+    # G10: what a stratagem did (N3 Dread's token, K1's protection).
+    (
+        {"kind": "stratagem", "data": {"seat": 1, "stratagem": {"id": "N3"}, "token": "B"}},
+        "Necro-camp uses Dread: the Palace token returns to neutral",
+    ),
+    (
+        {"kind": "stratagem", "data": {"seat": 0, "stratagem": {"id": "K1"}}},
+        "King uses Shield Wall: no legion of King can be routed this turn",
+    ),
+    # G1.1 and G6.4: whose Shield, which legion; an attack on nothing.
+    (
+        {"kind": "shield", "data": {"seat": 0, "location": "R", "kept": "L09"}},
+        "The Shield of King keeps 9 Politicians face up",
+    ),
+    (
+        {"kind": "attack", "data": {"seat": 1, "location": "G", "targets": 0}},
+        "Necro-camp attacks the Fields: nothing there to rout",
+    ),
 ]  # fmt: skip
 
 

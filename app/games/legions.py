@@ -519,6 +519,30 @@ def power_effect(data: Mapping[str, Any], who: Callable[[Any], str]) -> str:
     return ""
 
 
+def stratagem_effect(data: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    """What a stratagem did, from the public event (G10): '' where the next line says it (N2's
+    rout)."""
+    sid = (data.get("stratagem") or {}).get("id")
+    if sid == "N1":
+        count = len(data.get("legions") or ())
+        return i18n.ngettext(
+            "turns up %(num)s routed legion", "turns up %(num)s routed legions", count
+        ) % {"num": count}
+    if sid == "N3":
+        return i18n.gettext("the %(loc)s token returns to neutral") % {
+            "loc": location_name(data.get("token"))
+        }
+    if sid == "K1":
+        return i18n.gettext("no legion of %(who)s can be routed this turn") % {
+            "who": who(data.get("seat"))
+        }
+    if sid == "K2":
+        return i18n.gettext("recruits this turn with 2 face-up legions at one location")
+    if sid == "K3":
+        return i18n.gettext("at this turn's end wins every tied location where it has a legion")
+    return ""
+
+
 def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping[str, Any]) -> str:
     """One public event as a short translated sentence; '' for the ones not worth a line."""
     kind = event.get("kind")
@@ -601,16 +625,27 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
             "card": card_text(data.get("legion")),
         }
     if kind == "stratagem":
-        return i18n.gettext("%(who)s uses %(name)s") % {
+        used = i18n.gettext("%(who)s uses %(name)s") % {
             "who": who(data.get("seat")),
             "name": stratagem_name((data.get("stratagem") or {}).get("id")),
         }
+        effect = stratagem_effect(data, who)
+        return (
+            i18n.gettext("%(power)s: %(effect)s") % {"power": used, "effect": effect}
+            if effect
+            else used
+        )
     if kind == "attack_card":
         # G6.4 / G6.4a: the leftover, turned up if it was face down, names the attack.
         return i18n.gettext("The legion left in the row decides the attack: %(card)s") % {
             "card": card_text(data.get("legion"))
         }
     if kind == "attack":
+        if data.get("targets") == 0:  # G6.4: mandatory, and nothing happens
+            return i18n.gettext("%(who)s attacks the %(loc)s: nothing there to rout") % {
+                "who": who(data.get("seat")),
+                "loc": loc,
+            }
         return i18n.gettext("%(who)s attacks the %(loc)s") % {
             "who": who(data.get("seat")),
             "loc": loc,
@@ -625,7 +660,11 @@ def event_line(event: Mapping[str, Any], names: Mapping[int, str], view: Mapping
     if kind == "rout_blocked":
         return i18n.gettext("Shield Wall: nothing is routed")
     if kind == "shield":
-        return i18n.gettext("Shield: one legion stays face up")
+        # G1.1: the kept legion stays face up, in everyone's sight.
+        return i18n.gettext("The Shield of %(who)s keeps %(card)s face up") % {
+            "who": who(data.get("seat")),
+            "card": card_label(data.get("kept")),
+        }
     if kind == "majority":
         holder = data.get("seat")
         if holder is None:
