@@ -1312,7 +1312,7 @@ class RoomService:
         self, code: str, token: str | None, winner: int, ending: str | None = None
     ) -> None:
         """A watcher's prediction for the match it watches (or waits to watch): who wins and,
-        in a game with several endings, how. It can change until the match's first round
+        in a game with several endings, how. It can change until the match's first move
         is played, and stays hidden until the match is over."""
         live = await self.room(code)
         async with self.hold(live):
@@ -1322,7 +1322,7 @@ class RoomService:
             target = live.prediction_target(seat)
             if target is None:
                 raise Conflict(
-                    "Predictions are for watchers, before the match's first round.",
+                    "Predictions are for watchers, before the match's first move.",
                     code="no_prediction",
                 )
             number, game, players = target

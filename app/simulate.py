@@ -208,7 +208,7 @@ def simulate(
     if not info.min_players <= players <= info.max_players:
         raise ValueError(f"{info.name} takes {info.min_players}–{info.max_players} players")
     if jobs < 1:
-        raise ValueError("--jobs takes 1 or more processes")
+        raise ValueError("The games need at least one process (--jobs).")
     has_variants = hasattr(rules, "available_variants")
     if variants and not has_variants:
         raise ValueError(f"{info.name} has no variants")
@@ -228,8 +228,8 @@ def simulate(
         range(start, min(start + GAMES_PER_SHARE, games))
         for start in range(0, games, GAMES_PER_SHARE)
     ]
-    jobs = min(jobs, len(shares))
-    if jobs <= 1:
+    jobs = max(1, min(jobs, len(shares)))
+    if jobs == 1:
         total = play_games(game, players, range(games), seed, options, one_more)
     else:
         total = Part()
@@ -238,8 +238,13 @@ def simulate(
                 pool.submit(play_games, game, players, share, seed, options): len(share)
                 for share in shares
             }
-            for future in as_completed(futures):
-                one_more(futures[future])
+            try:
+                for future in as_completed(futures):
+                    future.result()  # a game that failed stops the run now, not at its end
+                    one_more(futures[future])
+            except BaseException:  # and so does Ctrl-C: the shares not begun are dropped
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
             # Merged in the games' order: the same figures, to the last counter's order.
             for future in futures:
                 total.merge(future.result())

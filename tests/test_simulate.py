@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from app.config import PROJECT_DIR
 from app.simulate import simulate
@@ -229,4 +232,21 @@ def test_the_command_refuses_no_processes() -> None:
         text=True,
         timeout=60,
     )
-    assert done.returncode == 2 and "--jobs takes 1 or more" in done.stdout
+    assert done.returncode == 2 and "at least one process (--jobs)" in done.stdout
+
+
+def test_a_game_that_fails_in_a_worker_fails_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine's fault in one game of a shared run is the run's error, raised as it is (the
+    workers are forked from this process, and run the code as this test has it)."""
+    import app.simulate as simulation
+
+    played = simulation.play_game
+
+    def failing(rules: Any, players: int, seed: int, *rest: Any) -> Any:
+        if seed == 3 + 40 * simulation.SEED_STRIDE:
+            raise RuntimeError("game 40 failed")
+        return played(rules, players, seed, *rest)
+
+    monkeypatch.setattr(simulation, "play_game", failing)
+    with pytest.raises(RuntimeError, match="game 40 failed"):
+        simulate("hidden_leaders", 2, 60, seed=3, jobs=2)

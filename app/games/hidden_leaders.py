@@ -51,7 +51,9 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
     )
     # The turn of a replay's step: the step that ends a turn already stands at the next one,
     # whose player is not yet to play.
-    context["turn_shown"] = shown_round(payload) or view.get("turn")
+    context["turn_shown"] = (
+        shown if (shown := shown_round(payload)) is not None else view.get("turn")
+    )
     context["turn_ends"] = context["turn_shown"] != view.get("turn") and not view.get("scoring")
     context["pile_empty"] = view.get("pile", 0) == 0
     if seat is not None:

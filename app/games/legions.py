@@ -752,7 +752,7 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> dict[str, Any
     show = payload.get("show")
     # The turn on show (or of a replay's step) is the turn the screens name: the step that
     # ends a turn already stands at the next one's start.
-    turn = shown_round(payload) or view.get("turn")
+    turn = shown if (shown := shown_round(payload)) is not None else view.get("turn")
     if show is not None or (step is None and view.get("phase") == "steps"):
         # The position shown is already what comes after the step on show: whose decision
         # is next is not told until the board has played the step out (nobody acts before).
