@@ -621,3 +621,57 @@ def test_g9_3_broker_shows_the_deck_top_once_in_the_order_put_back() -> None:
     deck_tops = [n for n in context["notes"] if n["text"].startswith("Top of the legion deck")]
     assert [[c["id"] for c in n["cards"]] for n in deck_tops] == [put_back]
     assert context["notes"][0]["text"] == "Heroes you looked at"
+
+
+def attack_subs(state: LegionsState, seat: int, prompt: JSON) -> list[tuple[str, str]]:
+    """Each take button's sub-line, with what the test expects it to say of the attack."""
+    rules = get_rules("legions")
+    view = rules.view(state, seat)
+    foresight = (view.get("me") or {}).get("row_face_down")
+    pairs = []
+    for option in prompt["options"]:
+        wanted = option["order"].get("card")
+        if option["order"]["kind"] != "take":
+            continue
+        sub = screens.option_view(prompt, option, view)["sub"]
+        if state.leader == seat:
+            pairs.append((sub, ""))
+            continue
+        (left,) = [
+            slot
+            for slot in state.legion_row
+            if not (not slot.face_up if wanted == "hidden" else slot.card == wanted)
+        ]
+        known = left.card if left.face_up or foresight else None
+        where = None if known is None else rules.content.legions[known].location  # type: ignore[attr-defined]
+        if known is None:
+            expected = "leaves the face-down legion: it decides where you attack"
+        elif where is None:
+            expected = "you choose where to attack"
+        else:
+            expected = f"you attack the {screens.location_name(where)}"
+        pairs.append((sub, expected))
+    return pairs
+
+
+def test_g6_4_the_attackers_take_says_where_the_legion_left_sends_the_attack() -> None:
+    """The second player's take aims the attack (G6.4: the legion left in the row decides
+    where); a newcomer did not see it. Each of its take buttons says what it leaves and where
+    that attacks; the first player's take, which leaves two, says nothing of it."""
+    rules = get_rules("legions")
+    checked = {"first": 0, "second": 0}
+    for seed in range(1, 4):
+        state = rules.setup(2, seed, {})
+        while rules.outcome(state) is None:
+            for seat in (0, 1):
+                prompt = rules.prompt(state, seat)
+                if prompt is None:
+                    continue
+                if prompt["kind"] == "take":
+                    for sub, expected in attack_subs(state, seat, prompt):
+                        assert sub.endswith(expected) if expected else sub == "", (sub, expected)
+                    checked["first" if state.leader == seat else "second"] += 1
+                state = rules.submit(state, seat, rules.bot_order(state, seat))
+            if rules.ready(state):
+                state, _events = rules.resolve(state)
+    assert checked["first"] > 10 and checked["second"] > 10, checked

@@ -173,6 +173,41 @@ def prompt_title(prompt: Mapping[str, Any]) -> str:
     return ""  # a kind unknown here: the tests fail on it (no engine text to fall back on)
 
 
+def attack_left_by(order: Mapping[str, Any], view: Mapping[str, Any]) -> str:
+    """What the second player's take leaves in the row to attack with (G6.4: the legion left
+    decides where), for the take's button: a newcomer did not see that this choice aims the
+    attack. '' for the first player, whose take leaves two."""
+    me: Mapping[str, Any] = view.get("me") or {}
+    row = view.get("legion_row") or []
+    if view.get("leader") in (None, me.get("seat")) or len(row) != 2:
+        return ""
+    wanted = order.get("card")
+    left = [
+        slot
+        for slot in row
+        if not (
+            not slot.get("face_up")
+            if wanted == "hidden"
+            else slot.get("face_up") and (slot.get("card") or {}).get("id") == wanted
+        )
+    ]
+    if len(left) != 1:
+        return ""
+    # The face-down legion is known to this phone only if its seat holds Foresight (G1.1).
+    card = left[0].get("card") if left[0].get("face_up") else me.get("row_face_down")
+    if not card:
+        return i18n.gettext("leaves the face-down legion: it decides where you attack")
+    where = card.get("location")  # a view's card names its guild's location; white: None
+    if where is None:
+        return i18n.gettext("leaves %(card)s: you choose where to attack") % {
+            "card": card_label(card)
+        }
+    return i18n.gettext("leaves %(card)s: you attack the %(loc)s") % {
+        "card": card_label(card),
+        "loc": location_name(where),
+    }
+
+
 def option_view(
     prompt: Mapping[str, Any], option: Mapping[str, Any], view: Mapping[str, Any]
 ) -> JSON:
@@ -266,6 +301,7 @@ def option_view(
         else:
             out["cards"] = [card_info(option.get("card") or str(order.get("card")))]
             out["text"] = i18n.gettext("Take")
+        out["sub"] = attack_left_by(order, view)
     elif kind == "attack":
         out["loc"] = loc
         out["text"] = i18n.gettext("Attack the %(loc)s") % {"loc": location_name(loc)}
