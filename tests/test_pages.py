@@ -830,6 +830,12 @@ def test_a_finished_match_replays_step_by_step_on_the_tv_and_a_phone(
     setup, _first, count = replay_position(steps, 0)
     assert setup == 0 and f'replay-where">Setup<small>step 1 of {count}</small>' in board.text
     assert "/static/vendor/js-sha256-1.0.0.min.js" in board.text
+    # Play and a step forward are told apart at a glance (both read "▶").
+    play = re.search(
+        r'data-testid="replay-play"[^>]*><span class="when-paused">([^<]*)<', board.text
+    )
+    forward = re.search(r'data-testid="replay-forward"[^>]*>\s*([^<\s]+)\s*<', board.text)
+    assert play is not None and forward is not None and play.group(1) != forward.group(1)
     # Each round is a button; round 2 starts at its first step.
     first_of_round_2 = next(i for i, s in enumerate(steps) if s["round"] == 2)
     assert f'hx-get="/b/{code}/replay/1/step/{first_of_round_2}"' in board.text
