@@ -162,6 +162,8 @@ def test_a_phone_whose_seat_goes_to_a_bot_watches_to_the_result_and_sees_no_more
             assert frame["you"] == {**own["you"], "player": None, "pin": "", "handed": True}
             assert frame["prompt"] is None and frame["my_commitment"] is None
             assert frame["time_ran_out"] is None and frame["sealed_by"] is None
+            assert frame["timer_order"] is None and frame["prediction"] is None
+            assert "me" not in (frame["view"] or {}), "the seat's own part of the view"
             twin = boards.get((frame["version"], str(frame["show"])))
             if twin is not None:
                 assert frame["view"] == twin["view"], frame["version"]
