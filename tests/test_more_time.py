@@ -656,12 +656,21 @@ def test_a_phone_hears_that_the_host_gave_it_more_time(timed: TestClient, game: 
     assert 'data-testid="my-more-time"' not in me_page(timed, code, tokens[0]), "no timer"
 
 
-@pytest.fixture
-def slow_bots(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    """A client whose bots take 5 s a move on ``clock`` (the timers run on it too)."""
-    paced = dataclasses.replace(settings, bot_delay=5.0)
-    with TestClient(create_app(paced, clock=clock)) as test_client:
-        yield test_client
+def bots_taking(seconds: float) -> Any:
+    """A fixture of a client whose bots take ``seconds`` a move on ``clock`` (the timers run
+    on it too)."""
+
+    @pytest.fixture
+    def fixture(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
+        paced = dataclasses.replace(settings, bot_delay=seconds)
+        with TestClient(create_app(paced, clock=clock)) as test_client:
+            yield test_client
+
+    return fixture
+
+
+slow_bots = bots_taking(5.0)
+slower_bots = bots_taking(25.0)  # slower than the room's timer
 
 
 def test_the_board_counts_down_for_players_never_for_a_bot(
@@ -691,14 +700,6 @@ def test_the_board_counts_down_for_players_never_for_a_bot(
     # The lower legion leads (G4.3): Ema's step is timed, the bot's is not.
     assert after["to_act"] in ([0], [1])
     assert (after["deadline"] is None) == (after["to_act"] == [1]), after["to_act"]
-
-
-@pytest.fixture
-def slower_bots(settings: Settings, clock: ManualClock) -> Iterator[TestClient]:
-    """A client whose bots take longer a move (25 s on ``clock``) than the timer gives."""
-    paced = dataclasses.replace(settings, bot_delay=25.0)
-    with TestClient(create_app(paced, clock=clock)) as test_client:
-        yield test_client
 
 
 def test_the_timer_plays_for_a_late_player_never_for_a_bot_still_waiting(
