@@ -119,10 +119,20 @@ def focused_stop(page: Page) -> Stop | None:
     if found is None:
         return None
     snapshot = page.locator("*:focus").aria_snapshot()
+    for _retry in range(3):
+        # A frame that redrew the page between the two reads (seen once in CI) leaves the
+        # snapshot empty: read both again, from the element focused now.
+        if snapshot.strip():
+            break
+        found = page.evaluate(FOCUSED_JS)
+        if found is None:
+            return None
+        snapshot = page.locator("*:focus").aria_snapshot()
     match = re.match(r'- (\w+)(?: "((?:[^"\\]|\\.)*)")?', snapshot.strip())
     role, name = (match.group(1), match.group(2) or "") if match else ("", "")
     if not name:  # a name given as text after the role ("- button: Seal") or a link's text
-        plain = re.match(r"- \w+(?: \[[^\]]*\])*: (.+)", snapshot.strip().splitlines()[0])
+        first = (snapshot.strip().splitlines() or [""])[0]
+        plain = re.match(r"- \w+(?: \[[^\]]*\])*: (.+)", first)
         name = plain.group(1) if plain else ""
     return Stop(found["key"], found["what"], role, name.strip(), focus_shows(page, found["box"]))
 
