@@ -500,6 +500,9 @@ class LegionsRules(GameDefaults):
 
     def view(self, state: LegionsState, seat: int | None) -> JSON:
         stage = state.stage
+        # Each player's part holds its banners and score breakdown: the totals below are
+        # read off it, not counted again.
+        players = [self._player_view(state, s) for s in (0, 1)]
         public: JSON = {
             "game": "legions",
             "viewer": seat,
@@ -520,10 +523,10 @@ class LegionsRules(GameDefaults):
             "legion_deck_count": len(state.legion_deck),
             "hero_row": [self._hero_json(h) for h in state.hero_row],
             "hero_deck_count": len(state.hero_deck),
-            "players": [self._player_view(state, s) for s in (0, 1)],
+            "players": players,
             "turn_effects": self._turn_effects_json(state),
-            "banners": [self.banners(state, s) for s in (0, 1)],
-            "score": [self.score(state, s) for s in (0, 1)],
+            "banners": [player["banners"] for player in players],
+            "score": [int(player["score"]["total"]) for player in players],
             "final": None if state.result is None else dict(state.result),
         }
         if seat is not None and seat in (0, 1):
