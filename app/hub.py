@@ -169,13 +169,11 @@ class Hub:
             room = frames.room
         if connection.is_board:
             return payloads.board_payload(live, host=connection.host, room=room)
-        seat = live.seat_by_hash(connection.token_hash)
-        if seat is not None:
-            return payloads.seat_payload(live, seat, room=room)
-        handed = live.seat_handed_away_by_hash(connection.token_hash)
-        if handed is None:
+        held = live.phone_seat_by_hash(connection.token_hash)
+        if held is None:
             return None
-        return payloads.seat_payload(live, handed, room=room, handed=True)
+        seat, handed = held
+        return payloads.seat_payload(live, seat, room=room, handed=handed)
 
     def send_view(self, live: LiveRoom, connection: Connection) -> None:
         """The connection's whole view as the room stands now."""
@@ -244,11 +242,13 @@ class Hub:
         it watches); ``None`` when its seat is gone."""
         if connection.is_board:
             return ("board", connection.host), None
-        seat = live.seat_by_hash(connection.token_hash)
-        if seat is not None:
-            return ("seat", seat.position), seat.position
-        handed = live.seat_handed_away_by_hash(connection.token_hash)
-        return None if handed is None else (("handed", handed.position), None)
+        held = live.phone_seat_by_hash(connection.token_hash)
+        if held is None:
+            return None
+        seat, handed = held
+        if handed:
+            return ("handed", seat.position), None
+        return ("seat", seat.position), seat.position
 
     def answer_ping(self, live: LiveRoom, connection: Connection) -> None:
         """A pong; or the whole view, if the room changed since the last view this socket

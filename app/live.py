@@ -334,16 +334,22 @@ class LiveRoom:
             (s for s in self.seats if secrets.compare_digest(s.token_hash, token_hash)), None
         )
 
-    def seat_handed_away(self, token: str | None) -> SeatInfo | None:
-        """The seat whose phone ``token`` was until the host handed the seat to a bot: that
-        phone stays in the room as a watcher of the match, never again its seat's own view."""
-        return self.seat_handed_away_by_hash(hash_token(token) if token else None)
+    def phone_seat(self, token: str | None) -> tuple[SeatInfo, bool] | None:
+        """The seat a phone's ``token`` stands for, and whether the phone only watches it: the
+        seat whose token it is (``False``), or else the seat it was until the host handed the
+        seat to a bot (``True``: that phone stays in the room as a watcher of the match, never
+        again its seat's own view); ``None`` for any other token."""
+        return self.phone_seat_by_hash(hash_token(token) if token else None)
 
-    def seat_handed_away_by_hash(self, token_hash: str | None) -> SeatInfo | None:
-        """:meth:`seat_handed_away` by the token's hash (``hash_token``)."""
+    def phone_seat_by_hash(self, token_hash: str | None) -> tuple[SeatInfo, bool] | None:
+        """:meth:`phone_seat` by the token's hash (``hash_token``): the hub holds each
+        socket's hash, and finds its seat at every change of the room without hashing."""
+        seat = self.seat_by_hash(token_hash)
+        if seat is not None:
+            return seat, False
         if not token_hash:
             return None
-        return next(
+        handed = next(
             (
                 s
                 for s in self.seats
@@ -353,6 +359,7 @@ class LiveRoom:
             ),
             None,
         )
+        return None if handed is None else (handed, True)
 
     def seat_to_reclaim(self, typed: str) -> SeatInfo | None:
         """The seat a name typed on "Come back to my seat" stands for (``names.named``):

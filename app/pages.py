@@ -1062,8 +1062,13 @@ def seat_played_elsewhere(live: LiveRoom, token: str) -> bool:
     return bool(token) and live.status != "lobby"
 
 
+def seat_token(request: Request, live: LiveRoom) -> str:
+    """The seat token this browser's cookie holds for the room (empty: none)."""
+    return request.cookies.get(SEAT_COOKIE.format(code=live.code), "")
+
+
 async def seat_from_cookie(request: Request, live: LiveRoom) -> tuple[SeatInfo | None, str]:
-    token = request.cookies.get(SEAT_COOKIE.format(code=live.code), "")
+    token = seat_token(request, live)
     return live.seat_by_token(token), token
 
 
@@ -1343,17 +1348,17 @@ async def phone(request: Request, code: str) -> Response:
         live = await rooms_of(request).room(code)
     except RoomNotFound:
         return RedirectResponse(f"/j/{quote(code)}", status_code=303)
-    seat, token = await seat_from_cookie(request, live)
+    token = seat_token(request, live)
     # The phone whose seat the host handed to a bot stays in the room: it watches.
-    handed = None if seat is not None else live.seat_handed_away(token)
-    holder = seat or handed
-    if holder is None:
+    held = live.phone_seat(token)
+    if held is None:
         back = "?back=1" if seat_played_elsewhere(live, token) else ""
         return RedirectResponse(f"/j/{live.code}{back}", status_code=303)
+    holder, handed = held
     lang = request_language(request)
     if request.cookies.get(LANG_COOKIE) is None:
         lang = i18n.normalize_language(holder.lang) or lang
-    payload = rooms_of(request).payloads.seat_payload(live, holder, handed=seat is None)
+    payload = rooms_of(request).payloads.seat_payload(live, holder, handed=handed)
     # The socket proves the seat with the seat cookie: a token in the URL would be logged.
     socket_url = f"/ws/rooms/{live.code}?" + urlencode({"format": "html", "lang": lang})
     back_cookie = BACK_COOKIE.format(code=live.code)
@@ -1366,7 +1371,7 @@ async def phone(request: Request, code: str) -> Response:
         socket_url=socket_url,
         view_html=Markup(render_phone_view(live, payload, lang)),
         path=request.url.path,
-        new_pin=seat.pin if seat is not None and request.cookies.get(back_cookie) else "",
+        new_pin=holder.pin if not handed and request.cookies.get(back_cookie) else "",
     )
     response = HTMLResponse(html)
     if back_cookie in request.cookies:
@@ -1382,7 +1387,7 @@ async def restore_seat(request: Request, code: str, token: str = Form("")) -> Re
         live = await rooms_of(request).room(code)
     except RoomNotFound as missing:
         return index_page(request, code=code, error=missing.detail, status_code=404)
-    if live.seat_by_token(token) is None and live.seat_handed_away(token) is None:
+    if live.phone_seat(token) is None:
         gone = seat_played_elsewhere(live, token)
         return index_page(
             request, code=live.code, forget_seat=live.code, come_back=gone, status_code=401

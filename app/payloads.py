@@ -184,7 +184,7 @@ class Payloads:
         :meth:`board_payload`.
 
         ``handed``: the view of the phone that held the seat until the host handed it to a
-        bot (``LiveRoom.seat_handed_away``). It watches the match as a seat that sits it out
+        bot (``LiveRoom.phone_seat``). It watches the match as a seat that sits it out
         does, and gets nothing of the seat's own: no view, decision, sealed order, timer or
         PIN of it."""
         payload = self.room_payload(live) if room is None else dict(room)

@@ -112,7 +112,7 @@ async def phone_socket(websocket: WebSocket, code: str) -> None:
         return
     query = websocket.query_params
     token = _credential(websocket, query.get("token", ""), SEAT_COOKIE.format(code=live.code))
-    if live.seat_by_token(token) is None and live.seat_handed_away(token) is None:
+    if live.phone_seat(token) is None:
         await _refuse(websocket, "bad token")
         return
     await websocket.accept()
@@ -276,7 +276,8 @@ async def _handle(
         elif kind == "lang":
             # A phone whose seat a bot plays now switches only its own page: the seat is
             # not its own to set.
-            if live.seat_handed_away(connection.token) is None:
+            held = live.phone_seat_by_hash(connection.token_hash)
+            if held is None or not held[1]:
                 await rooms.set_language(live.code, connection.token, str(message.get("lang")))
             connection.lang = str(message.get("lang"))
             hub.send_view(live, connection)
