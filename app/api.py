@@ -479,12 +479,19 @@ async def reclaim_seat(code: str, body: Reclaim, rooms: Service) -> Reclaimed:
 
 @router.get("/rooms/{code}/me", responses=ERRORS)
 async def my_view(code: str, rooms: Service, token: Token) -> SeatView:
-    """The seat's private view with its prompt (null when it has nothing to decide)."""
+    """The seat's private view with its prompt (null when it has nothing to decide).
+
+    A phone whose seat the host handed to a bot mid-game keeps its token as a watcher, as
+    its page and socket do: it gets what a seat sitting the match out sees (the board's
+    view and log), with `you.handed` true and nothing of the seat's own: no PIN, decision,
+    sealed order, timer default or prediction. Its seat's PIN brings the seat back, with a
+    new token; the watching one is then refused. 401 for any other token."""
     live = await rooms.room(code)
-    seat = live.seat_by_token(token)
-    if seat is None:
+    held = live.phone_seat(token)
+    if held is None:
         raise Unauthorized("This seat's token is missing or not valid here.", code="bad_token")
-    return SeatView.model_validate(rooms.payloads.seat_payload(live, seat))
+    seat, handed = held
+    return SeatView.model_validate(rooms.payloads.seat_payload(live, seat, handed=handed))
 
 
 @router.post("/rooms/{code}/orders", status_code=status.HTTP_202_ACCEPTED, responses=ERRORS)

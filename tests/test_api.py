@@ -216,13 +216,53 @@ def test_a_kicked_seat_is_played_by_a_bot(client: TestClient) -> None:
     code, host, tokens = start_duel(client)
     (active,) = client.get(f"/api/rooms/{code}").json()["to_act"]
     assert client.delete(f"/api/rooms/{code}/seats/{active}", headers=auth(host)).status_code == 200
-    assert client.get(f"/api/rooms/{code}/me", headers=auth(tokens[active])).status_code == 401
+    # Its phone stays in the room as a watcher (test_a_handed_phone_reads_the_watchers_view).
+    gone = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[active]))
+    assert gone.status_code == 200 and gone.json()["you"]["handed"] is True
     deadline = time.monotonic() + 10
     while client.get(f"/api/rooms/{code}").json()["to_act"] != [1 - active]:
         assert time.monotonic() < deadline, "the bot did not take the kicked seat's turn"
         time.sleep(0.05)
     seats = client.get(f"/api/rooms/{code}").json()["seats"]
     assert seats[active]["bot"] is True
+
+
+def test_a_handed_phone_reads_the_watchers_view(client: TestClient) -> None:
+    """The host hands a phone's seat to a bot mid-game: its page and socket go on showing it
+    the match as a watcher, and `/me` answers its token alike: 200, `you.handed` true, and
+    what the board sees, with nothing of the seat's own (PIN, decision, sealed order, timer
+    default, prediction, the seat's part of the view). A token never issued is still 401, and
+    so is the watching token once the seat's PIN brought the seat back."""
+    code, host, tokens = start_duel(client)
+    (active,) = client.get(f"/api/rooms/{code}").json()["to_act"]
+    idle = 1 - active  # its bot has nothing to decide: the game stands still while we look
+    own = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[idle])).json()
+    assert own["you"]["pin"] and "me" in own["view"], "the seat's own view, before"
+    assert client.delete(f"/api/rooms/{code}/seats/{idle}", headers=auth(host)).status_code == 200
+    answer = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[idle]))
+    assert answer.status_code == 200, answer.text
+    watched, board = answer.json(), client.get(f"/api/rooms/{code}").json()
+    assert watched["you"] == {**own["you"], "player": None, "pin": "", "handed": True}
+    assert watched["prompt"] is None and watched["my_commitment"] is None
+    assert watched["time_ran_out"] is None and watched["timer_order"] is None
+    assert watched["sealed_by"] is None and watched["prediction"] is None
+    assert watched["version"] == board["version"]
+    assert watched["view"] == board["view"] and "me" not in watched["view"]
+    assert watched["history"] == board["history"] and watched["events"] == []
+    oracle = SecretOracle()
+    state = current_match(live_room(client, code)).state
+    oracle.observe(state)
+    assert leaked(own, oracle.forbidden(state, None)), "the seat's secrets, before"
+    assert leaked(watched, oracle.forbidden(state, None)) == []
+    assert client.get(f"/api/rooms/{code}/me", headers=auth("nope")).status_code == 401
+    back = client.post(
+        f"/api/rooms/{code}/reclaim", json={"name": own["you"]["name"], "pin": own["you"]["pin"]}
+    )
+    assert back.status_code == 200, back.text
+    spent = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[idle]))
+    assert spent.status_code == 401 and spent.json()["code"] == "bad_token"
+    mine = client.get(f"/api/rooms/{code}/me", headers=auth(back.json()["token"])).json()
+    assert mine["you"]["handed"] is False and mine["view"] == own["view"]
 
 
 def test_views_never_carry_another_seats_secrets(client: TestClient) -> None:

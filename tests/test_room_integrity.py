@@ -183,9 +183,12 @@ def test_a_game_kick_whose_commit_fails_leaves_the_phone_its_seat(client: TestCl
     assert seat_names(client, code) == [(0, "Ema", False), (1, "Petr", False)]
     me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[1]))
     assert me.status_code == 200, me.text
+    assert me.json()["you"]["handed"] is False, "the seat is still the phone's own"
     assert client.delete(f"/api/rooms/{code}/seats/1", headers=auth(host)).is_success
     assert seat_names(client, code) == [(0, "Ema", False), (1, "Petr", True)]
-    assert client.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).status_code == 401
+    # Handed to a bot, the seat is no longer the phone's: it only watches.
+    watching = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[1]))
+    assert watching.status_code == 200 and watching.json()["you"]["handed"] is True
 
 
 def test_a_ready_whose_commit_fails_is_not_counted(client: TestClient) -> None:
