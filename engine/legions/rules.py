@@ -46,6 +46,7 @@ from engine.legions.state import (
     Stage,
     TurnFlags,
     clone,
+    copy_player,
     state_from_json,
     state_to_json,
     with_pending,
@@ -186,6 +187,9 @@ class LegionsRules(GameDefaults):
         self.content = content or load_content()
         self.order = self.content.location_order
         self._latest_prompts: tuple[LegionsState, dict[int, JSON | None]] | None = None
+        self._players_before: list[PlayerState] | None = None
+        """While a resolution runs: the players of the state it resolves, which its working
+        copy shares until it changes one (:meth:`_changing_player`)."""
         # The JSON of every card and hero, built once: views, prompts and events copy them.
         self._card_jsons: dict[str, JSON] = {
             card_id: self._build_card_json(card_id) for card_id in self.content.legions
@@ -408,15 +412,32 @@ class LegionsRules(GameDefaults):
         """The resolution both :meth:`resolve` and :meth:`resolve_steps` run."""
         if not self.ready(state):
             raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
-        new = clone(state, keep_pending=False)
-        if new.phase == LEADERSHIP:
-            self._reveal(new, events)
-        else:
-            # The order is only read while it is played out, never changed: no copy.
-            order = state.pending
-            assert order is not None
-            self._apply(new, order, events)
+        new = clone(state, keep_pending=False, share_players=True)
+        self._players_before = state.players
+        try:
+            if new.phase == LEADERSHIP:
+                self._reveal(new, events)
+            else:
+                # The order is only read while it is played out, never changed: no copy.
+                order = state.pending
+                assert order is not None
+                self._apply(new, order, events)
+        finally:
+            self._players_before = None
         return new
+
+    def _changing_player(self, state: LegionsState, seat: int) -> PlayerState:
+        """The seat's player in the state a resolution works on, to be changed: copied
+        first if it is still the resolved state's own. Most resolutions change one player
+        or none (a step's order changes its own seat's, the end of a turn both only when
+        they hold notes), so the other is shared, not copied. Every change of a player
+        in a resolution takes it from here."""
+        player = state.players[seat]
+        before = self._players_before
+        assert before is not None, "players change only in a resolution"
+        if player is before[seat]:
+            player = state.players[seat] = copy_player(player)
+        return player
 
     def outcome(self, state: LegionsState) -> JSON | None:
         if state.phase != OVER or state.result is None:
@@ -1130,7 +1151,8 @@ class LegionsRules(GameDefaults):
         numbers = [self.content.legions[c].number for c in sealed]
         assert numbers[0] != numbers[1], "G4.3: numbers are unique, leadership never ties"
         leader = 0 if numbers[0] < numbers[1] else 1
-        for player in state.players:
+        for seat in (0, 1):
+            player = self._changing_player(state, seat)
             player.revealed, player.sealed = player.sealed, None
         state.leader = leader
         if state.first_leader is None:
@@ -1168,7 +1190,7 @@ class LegionsRules(GameDefaults):
     # G5.1 / G6.1 -----------------------------------------------------------------------
 
     def _do_place(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         card = player.revealed
         assert card is not None
         loc = order["location"]
@@ -1198,7 +1220,7 @@ class LegionsRules(GameDefaults):
         stage = state.stage
         assert stage is not None
         loc = stage.data["location"]
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         if order["kind"] == "collect_all":
             collected = list(player.routed[loc])
         elif order["kind"] == "collect":
@@ -1237,7 +1259,9 @@ class LegionsRules(GameDefaults):
                 else ROUTE_SUMMONS
             )
             state.stage = Stage(seat, "peek", {"location": loc, "route": route, "seen": seen})
-            state.players[seat].notes.append({"kind": "heroes_seen", "heroes": list(seen)})
+            self._changing_player(state, seat).notes.append(
+                {"kind": "heroes_seen", "heroes": list(seen)}
+            )
             events.append(Event("peek_heroes", {"seat": seat, "location": loc, "count": len(seen)}))
             events.append(
                 Event("peek_heroes_seen", {"seat": seat, "heroes": list(seen)}, audience=(seat,))
@@ -1310,7 +1334,7 @@ class LegionsRules(GameDefaults):
         self, state: LegionsState, seat: int, hero: str, cards: list[str], events: list[Event]
     ) -> None:
         """G8.3: the 2 legions leave the battlefield, face up under the hero, for good."""
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         for card in cards:
             loc = self._location_of(player, card)
             assert loc is not None
@@ -1336,7 +1360,7 @@ class LegionsRules(GameDefaults):
             self._enter_take(state, seat)
             return
         hero = self.content.heroes[hero_id]
-        me = state.players[seat]
+        me = self._changing_player(state, seat)
         opponent_seat = 1 - seat
         opponent = state.players[opponent_seat]
         public: JSON = {"seat": seat, "hero": hero_id, "used": True}
@@ -1413,20 +1437,20 @@ class LegionsRules(GameDefaults):
         if not state.legion_deck:
             return
         card = state.legion_deck.pop(0)
-        state.players[seat].hand.append(card)
+        self._changing_player(state, seat).hand.append(card)
         events.append(Event("draw", {"seat": seat}))
         events.append(Event("draw_seen", {"seat": seat, "legion": card}, audience=(seat,)))
 
     def _do_arrange(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
         cards = list(order["order"])
         state.legion_deck[: len(cards)] = cards
-        state.players[seat].notes.append({"kind": "broker_order", "cards": cards})
+        self._changing_player(state, seat).notes.append({"kind": "broker_order", "cards": cards})
         events.append(Event("arranged", {"seat": seat, "count": len(cards)}))
         self._enter_take(state, seat)
 
     def _flip_up(self, state: LegionsState, seat: int, locations: list[str]) -> list[str]:
         """G9.1: turn routed legions face up where they stand."""
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         flipped: list[str] = []
         for loc in locations:
             flipped += player.routed[loc]
@@ -1449,7 +1473,7 @@ class LegionsRules(GameDefaults):
         if state.flags.shield_wall == victim:
             events.append(Event("rout_blocked", {"seat": victim, "location": loc, "by": cause}))
             return
-        player = state.players[victim]
+        player = self._changing_player(state, victim)
         _take_from_pile(player.face_up, loc, cards)
         _add_to_pile(player.routed, loc, cards)
         # G15: routed identities are the owner's secret; the public event gives the count.
@@ -1469,7 +1493,7 @@ class LegionsRules(GameDefaults):
     def _use_stratagem(
         self, state: LegionsState, seat: int, order: JSON, events: list[Event]
     ) -> None:
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         sid = player.stratagem
         player.stratagem_used = True
         opponent = 1 - seat
@@ -1505,7 +1529,7 @@ class LegionsRules(GameDefaults):
         state.stage = Stage(seat, "take")
 
     def _do_take(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
-        player = state.players[seat]
+        player = self._changing_player(state, seat)
         wanted = order["card"]
         slot = next(
             s
@@ -1607,8 +1631,14 @@ class LegionsRules(GameDefaults):
         state.phase = LEADERSHIP
         state.leader = None
         state.flags = TurnFlags(deck_at_start=len(state.legion_deck))
-        for player in state.players:
-            player.notes = []
+        self._clear_notes(state)
+
+    def _clear_notes(self, state: LegionsState) -> None:
+        """What the players saw this turn is forgotten (a player without notes is left as
+        it is)."""
+        for seat in (0, 1):
+            if state.players[seat].notes:
+                self._changing_player(state, seat).notes = []
 
     def _assign_majorities(self, state: LegionsState, events: list[Event]) -> None:
         """G11.1, in order yellow → green; K3 (G10.5) settles ties."""
@@ -1665,8 +1695,7 @@ class LegionsRules(GameDefaults):
         _cut(state, events)  # G12: the end and the score table (G13) come last
         state.phase = OVER
         state.stage = None
-        for player in state.players:
-            player.notes = []
+        self._clear_notes(state)
         state.result = {
             "winner": winner,
             "reason": reason,

@@ -121,10 +121,14 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
-def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
+def clone(
+    state: LegionsState, *, keep_pending: bool = True, share_players: bool = False
+) -> LegionsState:
     """An independent copy: changing it as the rules do (a pile of legions is replaced,
     never changed in place) never changes ``state``. Without ``keep_pending``
     the copy has no pending order (a resolution takes it out of the state it plays).
+    With ``share_players`` the copy holds ``state``'s very players (in a list of its own):
+    a resolution copies a player (:func:`copy_player`) before it changes it.
 
     Every resolution starts from one, so it is written out field by field, positionally
     (the fields' order in the dataclasses above, which a test checks), copying lists by
@@ -138,7 +142,7 @@ def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
         state.rng,
         state.turn,
         state.phase,
-        [_clone_player(p) for p in state.players],
+        state.players[:] if share_players else [copy_player(p) for p in state.players],
         state.tokens.copy(),
         state.legion_row[:],
         state.legion_deck[:],
@@ -162,7 +166,8 @@ def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
     )
 
 
-def _clone_player(p: PlayerState) -> PlayerState:
+def copy_player(p: PlayerState) -> PlayerState:
+    """A copy of a player that the rules may change without changing ``p``."""
     return PlayerState(
         p.side,
         p.hand[:],
