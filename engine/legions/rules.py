@@ -729,13 +729,10 @@ class LegionsRules(GameDefaults):
             return list(cards)
         return sorted(cards, key=self._number.__getitem__)
 
-    @staticmethod
-    def _option(order: JSON, **extra: Any) -> JSON:
-        """One choice of a prompt: the order to send back, and the cards or hero it names
-        (ids and numbers, drawn by the screen; no text, issue 16.3)."""
-        return {"order": order, **extra}
-
     # ------------------------------------------------------------------ prompts
+
+    # An option is a dict literal: {"order": the order to send back, then the card(s) or hero
+    # it names, e.g. "card"}, ids and numbers a screen draws, never text (issue 16.3).
 
     def _stage_prompt(self, state: LegionsState, stage: Stage) -> JSON:
         """The prompt of the seat deciding ``stage``: its kind, what it is about (a legion,
@@ -747,13 +744,12 @@ class LegionsRules(GameDefaults):
         kind = stage.kind
         prompt: JSON = {"kind": kind, "seat": seat}
         options: list[JSON]
-        opt = self._option
         if kind == "place":
             card = player.revealed
             assert card is not None
             prompt["legion"] = self._card_json(card)
             options = [
-                opt({"kind": "place", "location": loc}) for loc in self._legal_locations(card)
+                {"order": {"kind": "place", "location": loc}} for loc in self._legal_locations(card)
             ]
             options += self._stratagem_options(state, seat, BEFORE_STEP_1)
         elif kind == "collect":
@@ -762,7 +758,7 @@ class LegionsRules(GameDefaults):
             options = self._collect_options(state, seat, loc)
         elif kind == "recruit":
             options = self._recruit_options(state, seat)
-            options.append(opt({"kind": "skip"}))
+            options.append({"order": {"kind": "skip"}})
             options += self._stratagem_options(state, seat, AT_STEP_2)
         elif kind == "peek":
             prompt["seen"] = [self._hero_json(h) for h in stage.data["seen"]]
@@ -770,7 +766,7 @@ class LegionsRules(GameDefaults):
         elif kind == "under":
             prompt["hero"] = self._hero_json(stage.data["hero"])
             options = [
-                opt({"kind": "under", "legions": list(pair)})
+                {"order": {"kind": "under", "legions": list(pair)}}
                 for pair in self._under_pairs(
                     state, seat, stage.data["route"], stage.data["location"]
                 )
@@ -779,24 +775,24 @@ class LegionsRules(GameDefaults):
             hero = stage.data["hero"]
             prompt["hero"] = self._hero_json(hero)
             options = self._power_options(state, seat, hero)
-            options.append(opt({"kind": "skip"}))
+            options.append({"order": {"kind": "skip"}})
         elif kind == "arrange":
             cards = stage.data["cards"]
             prompt["cards"] = [self._card_json(c) for c in cards]
             options = [
-                opt({"kind": "arrange", "order": list(perm)}) for perm in permutations(cards)
+                {"order": {"kind": "arrange", "order": list(perm)}} for perm in permutations(cards)
             ]
         elif kind == "take":
             options = self._take_options(state, seat)
             options += self._stratagem_options(state, seat, AT_STEP_3)
         elif kind == "attack":
             prompt["legion"] = self._card_json(state.legion_row[0].card)
-            options = [opt({"kind": "attack", "location": loc}) for loc in self.order]
+            options = [{"order": {"kind": "attack", "location": loc}} for loc in self.order]
         elif kind == "shield":
             loc = stage.data["location"]
             prompt["location"] = loc
             options = [
-                opt({"kind": "shield", "keep": c}, card=self._card_json(c))
+                {"order": {"kind": "shield", "keep": c}, "card": self._card_json(c)}
                 for c in self._by_number(player.face_up[loc])
             ]
         else:  # pragma: no cover - every stage kind is listed above
@@ -816,12 +812,12 @@ class LegionsRules(GameDefaults):
         routed = state.players[seat].routed[loc]
         if self._rally(state, seat):
             # G7.3 [DECIDED]: with Rally the choice is all or none.
-            return [self._option({"kind": "collect_all"}), self._option({"kind": "skip"})]
+            return [{"order": {"kind": "collect_all"}}, {"order": {"kind": "skip"}}]
         options = [
-            self._option({"kind": "collect", "legion": c}, card=self._card_json(c))
+            {"order": {"kind": "collect", "legion": c}, "card": self._card_json(c)}
             for c in self._by_number(routed)
         ]
-        options.append(self._option({"kind": "skip"}))
+        options.append({"order": {"kind": "skip"}})
         return options
 
     def _recruit_options(self, state: LegionsState, seat: int) -> list[JSON]:
@@ -842,39 +838,44 @@ class LegionsRules(GameDefaults):
             matching = [h for h in state.hero_row if self.content.heroes[h].location == loc]
             for hero in matching:
                 options.append(
-                    self._option(
-                        {"kind": "recruit", "hero": hero, "route": route, "location": loc},
-                        hero=self._hero_json(hero),
-                    )
+                    {
+                        "order": {"kind": "recruit", "hero": hero, "route": route, "location": loc},
+                        "hero": self._hero_json(hero),
+                    }
                 )
             if not matching and state.hero_deck:
-                options.append(self._option({"kind": "peek", "location": loc}))
+                options.append({"order": {"kind": "peek", "location": loc}})
         if all(player.face_up[loc] for loc in self.order):
             for hero in state.hero_row:
                 options.append(
-                    self._option(
-                        {"kind": "recruit", "hero": hero, "route": ROUTE_FIVE, "location": None},
-                        hero=self._hero_json(hero),
-                    )
+                    {
+                        "order": {
+                            "kind": "recruit",
+                            "hero": hero,
+                            "route": ROUTE_FIVE,
+                            "location": None,
+                        },
+                        "hero": self._hero_json(hero),
+                    }
                 )
         return options
 
     def _peek_options(self, seen: list[str]) -> list[JSON]:
         if len(seen) == 1:
             return [
-                self._option(
-                    {"kind": "choose_hero", "hero": seen[0], "other": None},
-                    hero=self._hero_json(seen[0]),
-                )
+                {
+                    "order": {"kind": "choose_hero", "hero": seen[0], "other": None},
+                    "hero": self._hero_json(seen[0]),
+                }
             ]
         options = []
         for hero in (seen[0], seen[1]):
             for where in ("top", "bottom"):
                 options.append(
-                    self._option(
-                        {"kind": "choose_hero", "hero": hero, "other": where},
-                        hero=self._hero_json(hero),
-                    )
+                    {
+                        "order": {"kind": "choose_hero", "hero": hero, "other": where},
+                        "hero": self._hero_json(hero),
+                    }
                 )
         return options
 
@@ -899,19 +900,18 @@ class LegionsRules(GameDefaults):
         me = state.players[seat]
         opponent = state.players[1 - seat]
         power = hero.power
-        opt = self._option
         if power == "take_token":
             assert hero.token is not None
             if state.tokens[hero.token] == seat:
                 return []
-            return [opt({"kind": "power"})]
+            return [{"order": {"kind": "power"}}]
         if power == "swap_row":
             return [
-                opt(
-                    {"kind": "power", "hand": mine, "row": slot.card},
-                    hand_card=self._card_json(mine),
-                    row_card=self._card_json(slot.card),
-                )
+                {
+                    "order": {"kind": "power", "hand": mine, "row": slot.card},
+                    "hand_card": self._card_json(mine),
+                    "row_card": self._card_json(slot.card),
+                }
                 for mine in self._by_number(me.hand)
                 for slot in state.legion_row
                 if slot.face_up
@@ -919,40 +919,44 @@ class LegionsRules(GameDefaults):
         if power == "arrange_deck":
             if not state.legion_deck:
                 return []
-            return [opt({"kind": "power"})]
+            return [{"order": {"kind": "power"}}]
         if power == "rout_location":
             return [
-                opt({"kind": "power", "location": loc})
+                {"order": {"kind": "power", "location": loc}}
                 for loc in self.order
                 if opponent.face_up[loc]
             ]
         if power == "flip_location":
-            return [opt({"kind": "power", "location": loc}) for loc in self.order if me.routed[loc]]
+            return [
+                {"order": {"kind": "power", "location": loc}}
+                for loc in self.order
+                if me.routed[loc]
+            ]
         if power == "move_legion":
             return [
-                opt({"kind": "power", "legion": card, "location": target})
+                {"order": {"kind": "power", "legion": card, "location": target}}
                 for source in self.order
                 for card in self._by_number(me.face_up[source])
                 for target in self.order
                 if target != source
             ]
         if power == "oracle":
-            return [opt({"kind": "power"})]
+            return [{"order": {"kind": "power"}}]
         if power == "rout_one":
             return [
-                opt({"kind": "power", "legion": card})
+                {"order": {"kind": "power", "legion": card}}
                 for loc in self.order
                 for card in self._by_number(opponent.face_up[loc])
             ]
         if power == "flip_all":
             if not any(me.routed.values()):
                 return []
-            return [opt({"kind": "power"})]
+            return [{"order": {"kind": "power"}}]
         if power == "sow":
             if not state.legion_deck:  # G1.4 H20: not usable when the legion deck is empty
                 return []
             return [
-                opt({"kind": "power", "legion": card, "location": loc})
+                {"order": {"kind": "power", "legion": card, "location": loc}}
                 for card in self._by_number(me.hand)
                 for loc in self._legal_locations(card)
             ]
@@ -963,12 +967,13 @@ class LegionsRules(GameDefaults):
         for slot in state.legion_row:
             if slot.face_up:
                 options.append(
-                    self._option(
-                        {"kind": "take", "card": slot.card}, card=self._card_json(slot.card)
-                    )
+                    {
+                        "order": {"kind": "take", "card": slot.card},
+                        "card": self._card_json(slot.card),
+                    }
                 )
             else:
-                options.append(self._option({"kind": "take", "card": HIDDEN}))
+                options.append({"order": {"kind": "take", "card": HIDDEN}})
         return options
 
     def _stratagem_options(self, state: LegionsState, seat: int, moment: str) -> list[JSON]:
@@ -981,10 +986,7 @@ class LegionsRules(GameDefaults):
         flags = state.flags
 
         def use(**target: Any) -> JSON:
-            return self._option(
-                {"kind": "stratagem", "stratagem": sid, **target},
-                stratagem=True,
-            )
+            return {"order": {"kind": "stratagem", "stratagem": sid, **target}, "stratagem": True}
 
         if sid == "N1":
             return [use(location=loc) for loc in self.order if player.routed[loc]]
