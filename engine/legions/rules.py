@@ -46,11 +46,13 @@ from engine.legions.state import (
     Stage,
     TurnFlags,
     clone,
+    copy_flags,
     copy_player,
     state_from_json,
     state_to_json,
     with_pending,
     with_sealed,
+    working_copy,
 )
 from engine.tournament import alternate_first_player
 
@@ -187,9 +189,10 @@ class LegionsRules(GameDefaults):
         self.content = content or load_content()
         self.order = self.content.location_order
         self._latest_prompts: tuple[LegionsState, dict[int, JSON | None]] | None = None
-        self._players_before: list[PlayerState] | None = None
-        """While a resolution runs: the players of the state it resolves, which its working
-        copy shares until it changes one (:meth:`_changing_player`)."""
+        self._resolved: LegionsState | None = None
+        """While a resolution runs, the state it resolves: its working copy shares the
+        players and the turn's flags with it until it changes them (:meth:`_changing_player`,
+        :meth:`_changing_flags`)."""
         # The JSON of every card and hero, built once: views, prompts and events copy them.
         self._card_jsons: dict[str, JSON] = {
             card_id: self._build_card_json(card_id) for card_id in self.content.legions
@@ -412,8 +415,8 @@ class LegionsRules(GameDefaults):
         """The resolution both :meth:`resolve` and :meth:`resolve_steps` run."""
         if not self.ready(state):
             raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
-        new = clone(state, keep_pending=False, share_players=True)
-        self._players_before = state.players
+        new = working_copy(state)
+        self._resolved = state
         try:
             if new.phase == LEADERSHIP:
                 self._reveal(new, events)
@@ -423,7 +426,7 @@ class LegionsRules(GameDefaults):
                 assert order is not None
                 self._apply(new, order, events)
         finally:
-            self._players_before = None
+            self._resolved = None
         return new
 
     def _changing_player(self, state: LegionsState, seat: int) -> PlayerState:
@@ -433,11 +436,22 @@ class LegionsRules(GameDefaults):
         they hold notes), so the other is shared, not copied. Every change of a player
         in a resolution takes it from here."""
         player = state.players[seat]
-        before = self._players_before
-        assert before is not None, "players change only in a resolution"
-        if player is before[seat]:
+        resolved = self._resolved
+        assert resolved is not None, "players change only in a resolution"
+        if player is resolved.players[seat]:
             player = state.players[seat] = copy_player(player)
         return player
+
+    def _changing_flags(self, state: LegionsState) -> TurnFlags:
+        """The turn's flags in the state a resolution works on, to be changed: copied first
+        if they are still the resolved state's own (most resolutions only read them).
+        Every change of a flag in a resolution takes them from here; the end of a turn
+        puts new flags in their place."""
+        resolved = self._resolved
+        assert resolved is not None, "flags change only in a resolution"
+        if state.flags is resolved.flags:
+            state.flags = copy_flags(state.flags)
+        return state.flags
 
     def outcome(self, state: LegionsState) -> JSON | None:
         if state.phase != OVER or state.result is None:
@@ -1198,7 +1212,7 @@ class LegionsRules(GameDefaults):
         loc = order["location"]
         player.revealed = None
         _add_to_pile(player.face_up, loc, [card])
-        state.flags.placed_at[seat] = loc
+        self._changing_flags(state).placed_at[seat] = loc
         events.append(Event("place", {"seat": seat, "legion": card, "location": loc}))
         self._after_placing(state, seat, loc, then="recruit", events=events)
 
@@ -1273,7 +1287,7 @@ class LegionsRules(GameDefaults):
         state.hero_row.remove(hero)
         if state.hero_deck:  # G8.4: the gap is refilled at once
             state.hero_row.append(state.hero_deck.pop(0))
-        state.flags.recruited[seat] = True
+        self._changing_flags(state).recruited[seat] = True
         events.append(
             Event(
                 "recruit",
@@ -1296,7 +1310,7 @@ class LegionsRules(GameDefaults):
                 state.hero_deck.insert(0, others[0])
             else:
                 state.hero_deck.append(others[0])
-        state.flags.recruited[seat] = True
+        self._changing_flags(state).recruited[seat] = True
         events.append(
             Event(
                 "recruit",
@@ -1516,13 +1530,13 @@ class LegionsRules(GameDefaults):
             public["token"] = order["token"]
             events.append(Event("stratagem", public))
         elif sid == "K1":
-            state.flags.shield_wall = seat
+            self._changing_flags(state).shield_wall = seat
             events.append(Event("stratagem", public))
         elif sid == "K2":
-            state.flags.royal_summons = seat
+            self._changing_flags(state).royal_summons = seat
             events.append(Event("stratagem", public))
         elif sid == "K3":
-            state.flags.royal_decree = seat
+            self._changing_flags(state).royal_decree = seat
             events.append(Event("stratagem", public))
 
     # G5.3 / G6.3 / G6.4 ----------------------------------------------------------------

@@ -121,48 +121,67 @@ def _copy_json(value: Any) -> Any:
     return value
 
 
-def clone(
-    state: LegionsState, *, keep_pending: bool = True, share_players: bool = False
-) -> LegionsState:
+def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
     """An independent copy: changing it as the rules do (a pile of legions is replaced,
     never changed in place) never changes ``state``. Without ``keep_pending``
-    the copy has no pending order (a resolution takes it out of the state it plays).
-    With ``share_players`` the copy holds ``state``'s very players (in a list of its own):
-    a resolution copies a player (:func:`copy_player`) before it changes it.
+    the copy has no pending order.
 
-    Every resolution starts from one, so it is written out field by field, positionally
-    (the fields' order in the dataclasses above, which a test checks), copying lists by
-    slicing. What the rules never change in place is shared, not copied: row slots,
-    recruited heroes, notes, the piles of legions at each location (a player's dicts of
-    them are copied, the lists in them shared), the stage, the pending order and the result
-    (frozen, or only ever replaced; conformance promise 6 checks that no state changes once
-    returned)."""
-    flags = state.flags
+    Written out field by field, positionally (the fields' order in the dataclasses above,
+    which a test checks), copying lists by slicing. What the rules never change in place
+    is shared, not copied: row slots, recruited heroes, notes, the piles of legions at each
+    location (a player's dicts of them are copied, the lists in them shared), the stage,
+    the pending order and the result (frozen, or only ever replaced; conformance promise 6
+    checks that no state changes once returned)."""
+    return _copy(
+        state,
+        [copy_player(p) for p in state.players],
+        copy_flags(state.flags),
+        state.pending if keep_pending else None,
+    )
+
+
+def working_copy(state: LegionsState) -> LegionsState:
+    """The copy a resolution works on: :func:`clone` without the pending order (the
+    resolution takes it out of the state it plays), but holding ``state``'s very players
+    (in a list of its own) and turn flags. Most resolutions change one player or none and
+    leave the flags alone, so the rules copy a player (:func:`copy_player`) or the flags
+    (:func:`copy_flags`) only before they change it."""
+    return _copy(state, state.players[:], state.flags, None)
+
+
+def _copy(
+    state: LegionsState, players: list[PlayerState], flags: TurnFlags, pending: JSON | None
+) -> LegionsState:
     return LegionsState(
         state.rng,
         state.turn,
         state.phase,
-        state.players[:] if share_players else [copy_player(p) for p in state.players],
+        players,
         state.tokens.copy(),
         state.legion_row[:],
         state.legion_deck[:],
         state.hero_row[:],
         state.hero_deck[:],
-        TurnFlags(
-            flags.deck_at_start,
-            flags.placed_at[:],
-            flags.recruited[:],
-            flags.shield_wall,
-            flags.royal_summons,
-            flags.royal_decree,
-        ),
+        flags,
         state.deal_first,
         state.leader,
         state.stage,
-        state.pending if keep_pending else None,
+        pending,
         state.extra_placements,
         state.result,
         state.first_leader,
+    )
+
+
+def copy_flags(flags: TurnFlags) -> TurnFlags:
+    """A copy of a turn's flags that the rules may change without changing ``flags``."""
+    return TurnFlags(
+        flags.deck_at_start,
+        flags.placed_at[:],
+        flags.recruited[:],
+        flags.shield_wall,
+        flags.royal_summons,
+        flags.royal_decree,
     )
 
 
