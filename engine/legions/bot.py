@@ -60,6 +60,8 @@ class Board:
     last_turn: bool
     placed_at: str | None
     shield_wall: int | None
+    _empty_locations: list[str] | None = field(default=None, compare=False, repr=False)
+    """The locations where the bot has no face-up legion, once :meth:`_covered_with` asks."""
 
     @staticmethod
     def from_view(view: JSON) -> Board:
@@ -206,8 +208,10 @@ class Board:
 
     def _covered_with(self, loc: str) -> bool:
         """Whether a legion placed at ``loc`` leaves the bot a legion at every location."""
-        mine = self.mine
-        return all(mine[other] or other == loc for other in self.order)
+        empty = self._empty_locations
+        if empty is None:  # found once a decision, however many locations it weighs
+            empty = self._empty_locations = [other for other in self.order if not self.mine[other]]
+        return not empty or empty == [loc]
 
     def best_place(self, card: JSON) -> tuple[int, str]:
         """The best location for a card (its own colour, or any for white) and its value;
