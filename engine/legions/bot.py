@@ -343,15 +343,15 @@ def _choose_under(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
             cards[card_id] = (board.cards[card_id], loc)
 
     def key(option: JSON) -> tuple[int, int, int]:
-        pair = option["order"]["legions"]
-        worth = sum(board.worth(cards[c][0]) for c in pair)
+        first, second = option["order"]["legions"]  # G8.3: exactly 2 legions
+        (first_card, first_loc), (second_card, second_loc) = cards[first], cards[second]
+        worth = board.worth(first_card) + board.worth(second_card)
         # Then prefer taking from locations where the bot keeps another face-up legion.
-        keeps = 0
-        for c in pair:
-            loc = cards[c][1]
-            if len(board.mine[loc]) - sum(1 for d in pair if cards[d][1] == loc) > 0:
-                keeps += 1
-        return worth, keeps, -sum(cards[c][0]["number"] for c in pair)
+        if first_loc == second_loc:
+            keeps = 2 if len(board.mine[first_loc]) > 2 else 0
+        else:
+            keeps = (len(board.mine[first_loc]) > 1) + (len(board.mine[second_loc]) > 1)
+        return worth, keeps, -(first_card["number"] + second_card["number"])
 
     return _best(options, key)
 
