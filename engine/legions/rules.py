@@ -163,6 +163,10 @@ def _cut(state: LegionsState, events: list[Event]) -> None:
         events.cut(state)
 
 
+_UNBUILT: JSON = {}
+"""In place of a prompt not built yet (``None`` is a prompt: the seat has nothing to do)."""
+
+
 class LegionsRules(GameDefaults):
     """The Legions rules object (``engine.legions.RULES``)."""
 
@@ -188,7 +192,9 @@ class LegionsRules(GameDefaults):
     def __init__(self, content: Content | None = None) -> None:
         self.content = content or load_content()
         self.order = self.content.location_order
-        self._latest_prompts: tuple[LegionsState, dict[int, JSON | None]] | None = None
+        self._prompts_of: LegionsState | None = None
+        self._prompts: list[JSON | None] = [_UNBUILT, _UNBUILT]
+        """The prompts of each seat of the state ``_prompts_of``, as built so far."""
         self._resolved: LegionsState | None = None
         """While a resolution runs, the state it resolves: its working copy shares the
         players and the turn's flags with it until it changes them (:meth:`_changing_player`,
@@ -311,17 +317,18 @@ class LegionsRules(GameDefaults):
         the same state in a row: the latest state's prompts are kept (states are never
         changed once returned, see ``clone``) and each caller of :meth:`prompt` gets its
         own shallow copy."""
-        latest = self._latest_prompts
-        if latest is None or latest[0] is not state:
-            latest = self._latest_prompts = (state, {})
-        prompts = latest[1]
-        if seat in prompts:
-            return prompts[seat]
-        prompt = prompts[seat] = self._build_prompt(state, seat)
+        if seat not in (0, 1):
+            return None  # no such seat
+        if self._prompts_of is not state:
+            self._prompts_of = state
+            self._prompts = [_UNBUILT, _UNBUILT]
+        prompt = self._prompts[seat]
+        if prompt is _UNBUILT:
+            prompt = self._prompts[seat] = self._build_prompt(state, seat)
         return prompt
 
     def _build_prompt(self, state: LegionsState, seat: int) -> JSON | None:
-        if state.phase == OVER or seat not in (0, 1):
+        if state.phase == OVER:
             return None
         if state.phase == LEADERSHIP:
             player = state.players[seat]
