@@ -13,13 +13,14 @@ the catalogs, so translators see them beside the rest of the game's words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 from app import i18n
+from engine.registry import engine_games
 from engine.seeds import SEEDS_DIR
 
 
@@ -43,6 +44,9 @@ class Kind:
     kind: str
     seed: str
     entries: Callable[[tuple[str, ...]], dict[str, Entry]]
+    variant_sets: Callable[[], Sequence[tuple[str, ...]]] = lambda: [()]
+    """The sets of named variants (H13.1) whose words the catalogs hold: each may word an
+    item differently (the Elf's soldiers per point)."""
 
     @property
     def context(self) -> str:
@@ -52,101 +56,24 @@ class Kind:
 # ------------------------------------------------------------------ reading the content
 
 
-def _heirs(variants: tuple[str, ...]) -> Any:
-    from engine.heirs import RULES
+@cache
+def kinds() -> tuple[Kind, ...]:
+    """Every kind of content a screen names, from every registered game's screens
+    (``GameScreens.content_kinds``): a game's content is declared in its own package. A label
+    in the seeds that no screen shows (a trick group's, a map ring's) is kept as ``_name``: a
+    note for whoever edits the data, not a message."""
+    from app.games import screens_for
 
-    return RULES.for_variants(list(variants)).content
-
-
-def _heirs_entry(raw: Mapping[str, Any]) -> Entry:
-    counted = raw.get("text_number")
-    return Entry(
-        name=raw["name"],
-        text=raw.get("text", ""),
-        text_plural=raw.get("text_plural", ""),
-        number=int(raw[counted]) if counted else 0,
-    )
-
-
-def _heirs_items(attribute: str) -> Callable[[tuple[str, ...]], dict[str, Entry]]:
-    def entries(variants: tuple[str, ...]) -> dict[str, Entry]:
-        items: Mapping[str, Mapping[str, Any]] = getattr(_heirs(variants), attribute)
-        return {item_id: _heirs_entry(raw) for item_id, raw in items.items()}
-
-    return entries
-
-
-def _heirs_variants(variants: tuple[str, ...]) -> dict[str, Entry]:
-    from engine.heirs.content import variant_table
-
-    return {vid: Entry(v["name"], v["text"]) for vid, v in variant_table().items()}
-
-
-def _legions() -> Any:
-    from engine.legions import RULES
-
-    return RULES.content
-
-
-def _legions_sides(variants: tuple[str, ...]) -> dict[str, Entry]:
-    return {side.id: Entry(side.name) for side in _legions().sides.values()}
-
-
-def _legions_guilds(variants: tuple[str, ...]) -> dict[str, Entry]:
-    return {guild: Entry(name) for guild, name in _legions().guild_names.items()}
-
-
-def _legions_locations(variants: tuple[str, ...]) -> dict[str, Entry]:
-    return {loc.id: Entry(loc.name) for loc in _legions().locations.values()}
-
-
-def _legions_effects(variants: tuple[str, ...]) -> dict[str, Entry]:
-    """A location's majority-token effect (G1.2), by the location's id."""
-    return {
-        loc.id: Entry(loc.effect_name, loc.effect_text) for loc in _legions().locations.values()
-    }
-
-
-def _legions_heroes(variants: tuple[str, ...]) -> dict[str, Entry]:
-    return {h.id: Entry(h.name, h.power_text) for h in _legions().heroes.values()}
-
-
-def _legions_stratagems(variants: tuple[str, ...]) -> dict[str, Entry]:
-    return {s.id: Entry(s.name, s.text) for s in _legions().stratagems.values()}
-
-
-def _hidden_leaders_factions(variants: tuple[str, ...]) -> dict[str, Entry]:
-    from engine.hidden_leaders.cards import default_cards
-
-    return {f.id: Entry(f.name) for f in default_cards().factions}
-
-
-KINDS: tuple[Kind, ...] = (
-    Kind("heirs", "character", "heirs/characters.json", _heirs_items("characters")),
-    Kind("heirs", "artifact", "heirs/artifacts.json", _heirs_items("artifact_effects")),
-    Kind("heirs", "omen", "heirs/omens.json", _heirs_items("omens")),
-    Kind("heirs", "trick", "heirs/tricks.json", _heirs_items("cards")),
-    Kind("heirs", "building", "heirs/buildings.json", _heirs_items("buildings")),
-    Kind("heirs", "ability", "heirs/abilities.json", _heirs_items("abilities")),
-    Kind("heirs", "variant", "heirs/variants.json", _heirs_variants),
-    Kind("legions", "side", "legions/stratagems.json", _legions_sides),
-    Kind("legions", "guild", "legions/legions.json", _legions_guilds),
-    Kind("legions", "location", "legions/locations.json", _legions_locations),
-    Kind("legions", "effect", "legions/locations.json", _legions_effects),
-    Kind("legions", "hero", "legions/heroes.json", _legions_heroes),
-    Kind("legions", "stratagem", "legions/stratagems.json", _legions_stratagems),
-    Kind("hidden_leaders", "faction", "hidden_leaders/cards.json", _hidden_leaders_factions),
-)
-"""Every kind of content a screen names. A label in the seeds that no screen shows (a trick
-group's, a map ring's) is kept as ``_name``: a note for whoever edits the data, not a message."""
-
-_KIND: dict[tuple[str, str], Kind] = {(k.game, k.kind): k for k in KINDS}
+    return tuple(kind for game in engine_games() for kind in screens_for(game).content_kinds())
 
 
 @cache
 def entries(game: str, kind: str, variants: tuple[str, ...] = ()) -> dict[str, Entry]:
     """The English of every item of one kind, by id (shared: do not mutate)."""
-    return _KIND[(game, kind)].entries(variants)
+    found = next((k for k in kinds() if (k.game, k.kind) == (game, kind)), None)
+    if found is None:
+        raise KeyError((game, kind))
+    return found.entries(variants)
 
 
 # ------------------------------------------------------------------ the lookup
@@ -185,12 +112,9 @@ def seed_messages() -> Iterator[tuple[Kind, str, str, tuple[str, ...]]]:
     """Every message of the seeds: its kind, the item's id, what it is (``name`` or ``text``)
     and the message (one text, or singular and plural). Texts a variant words differently
     are messages too."""
-    from engine.heirs.content import variant_table
-
     seen: set[tuple[str, tuple[str, ...]]] = set()
-    variant_sets = [(), *((vid,) for vid in variant_table())]
-    for kind in KINDS:
-        for variants in variant_sets if kind.game == "heirs" else [()]:
+    for kind in kinds():
+        for variants in kind.variant_sets():
             for item_id, entry in entries(kind.game, kind.kind, variants).items():
                 found: list[tuple[str, tuple[str, ...]]] = [("name", (entry.name,))]
                 if entry.text_plural:

@@ -43,14 +43,20 @@ from app import i18n, names, ratelimit
 from app.assets import static_url
 from app.config import PROJECT_DIR, Settings
 from app.errors import RoomError, RoomNotFound
-from app.games import engine_seats, heirs, hidden_leaders, screens_for, seat_names, short_hex
+from app.games import (
+    colour_badge_style,
+    engine_seats,
+    screens_for,
+    seat_names,
+    short_hex,
+)
 from app.hub import Connection
 from app.lan import join_base_url
 from app.live import TIMED_OUT, LiveRoom, SeatInfo, timer_marks
 from app.proofs import canonical_json
 from app.rooms import NAME_MAX, RoomService, name_key, normalize_code
 from engine.core import JSON
-from engine.registry import available_games, get_rules
+from engine.registry import available_games, engine_games, get_rules
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("pecet.pages")
@@ -167,8 +173,7 @@ TIMER_CHOICES = (30, 60, 90, 120, 180, 300)
 environment.globals.update(
     timer_choices=TIMER_CHOICES,
     static_url=static_url,
-    faction_name=hidden_leaders.faction_name,
-    colour_badge_style=heirs.colour_badge_style,
+    colour_badge_style=colour_badge_style,
     game_name=game_name,
     game_blurb=lambda game: screens_for(game).blurb(),
     languages=i18n.LANGUAGES,
@@ -182,7 +187,12 @@ environment.filters["seat_name"] = lambda seat, room: next(
 environment.filters["seat_of"] = lambda seat, room: next(
     (s for s in room["seats"] if s["seat"] == seat), {"seat": seat, "name": str(seat)}
 )
-environment.filters["strength"] = lambda card_id: hidden_leaders.card_strength(str(card_id))
+for _game in engine_games():
+    # Each game's own names for its templates (its macros see no page context).
+    for _name, _function in screens_for(_game).template_globals().items():
+        if _name in environment.globals:
+            raise RuntimeError(f"{_game}'s template name {_name!r} is taken")
+        environment.globals[_name] = _function
 HYPHENATED = re.compile(r"\S*\w-\w\S*")
 
 

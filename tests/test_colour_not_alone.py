@@ -15,11 +15,11 @@ import pytest
 
 from app import i18n
 from app.config import PROJECT_DIR
-from app.games import heirs, hidden_leaders, legions
+from app.games import COLOUR_HEX, heirs, hidden_leaders, legions
 from app.pages import environment
 
 SPRITES = {
-    "hidden_leaders": (PROJECT_DIR / "templates/_macros.html", "fi-"),
+    "hidden_leaders": (PROJECT_DIR / "templates/games/hidden_leaders/_macros.html", "fi-"),
     "legions": (PROJECT_DIR / "templates/games/legions/_macros.html", "lg-"),
 }
 """Where each game draws its colour symbols, and the prefix of their ids."""
@@ -64,7 +64,7 @@ def test_each_colour_has_a_shape_of_its_own(game: str, colours: tuple[str, ...])
 
 
 def test_heirs_dynasties_have_a_shape_each() -> None:
-    assert set(heirs.SYMBOLS) == set(heirs.COLOUR_HEX)
+    assert set(heirs.SYMBOLS) == set(heirs.COLOURS) == set(COLOUR_HEX)
     assert len(set(heirs.SYMBOLS.values())) == len(heirs.SYMBOLS), "two dynasties, one shape"
 
 
@@ -73,7 +73,10 @@ def test_a_hidden_leaders_card_without_its_colour_still_says_its_faction(lang: s
     with i18n.use_language(lang):
         chips = {
             faction: render_macro(
-                "_macros.html", "hero_chip", {"faction": faction, "strength": 3}, ""
+                "games/hidden_leaders/_macros.html",
+                "hero_chip",
+                {"faction": faction, "strength": 3},
+                "",
             )
             for faction in hidden_leaders.FACTION_ORDER
         }

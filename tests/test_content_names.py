@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from app import i18n
 from app.config import PROJECT_DIR
-from app.content import KINDS, content_name, content_text, entries, extract_seeds, seed_messages
+from app.content import content_name, content_text, entries, extract_seeds, kinds, seed_messages
 from app.games.heirs import building_name, character_text
 from app.games.hidden_leaders import faction_name
 from app.games.legions import guild_name, hero_name, side_name
@@ -50,7 +50,7 @@ def test_every_name_and_text_of_the_seeds_is_translated_in_every_catalog(lang: s
 
 def test_every_item_of_every_kind_has_a_name_and_the_messages_cover_them() -> None:
     messages = {(kind.context, item_id, what) for kind, item_id, what, _ in seed_messages()}
-    for kind in KINDS:
+    for kind in kinds():
         items = entries(kind.game, kind.kind)
         assert items, kind
         for item_id, entry in items.items():

@@ -643,7 +643,8 @@ def field_fill(html: str, field: str) -> str:
 def test_the_board_draws_the_step_being_shown_and_nothing_later() -> None:
     """Issue 9: at step 0 of a round whose battle comes later, the board shows neither that
     battle, nor its Sign, nor the conquered field's new owner, nor the next round."""
-    from app.games.heirs import COLOUR_HEX, NO_COLOUR
+    from app.games import COLOUR_HEX
+    from app.games.heirs import NO_COLOUR
     from app.pages import render_board_view
 
     _before, steps, battle_at = heirs_round_with_a_later_battle()

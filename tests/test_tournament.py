@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session, col, select
 
 from app.db import make_engine
-from app.games.heirs import COLOUR_HEX
+from app.games import COLOUR_HEX
 from app.models import Match, Room
 from engine.tournament import (
     Plan,

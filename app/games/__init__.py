@@ -8,11 +8,31 @@ pages need that is particular to the game lives in ``app/games/<game>.py`` and
 from __future__ import annotations
 
 import importlib
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
+from app.content import Kind
 from engine.core import JSON
 from engine.registry import engine_games
+
+COLOUR_HEX = {
+    "red": "#e0483e",
+    "blue": "#3f86e8",
+    "green": "#3fae5f",
+    "yellow": "#f0c43c",
+    "purple": "#a565d6",
+    "white": "#eeeeee",
+}
+"""The colours a game may give its players, by the names its outcome's ``colours`` use (an
+Heirs dynasty's, H20.1: they stay all night long, and the standings show them)."""
+
+
+def colour_badge_style(colour: str | None) -> str:
+    """A seat badge in a player's colour, with dark ink that reads on every one of them;
+    empty for none."""
+    if colour not in COLOUR_HEX:
+        return ""
+    return f"background: {COLOUR_HEX[colour]}; border-color: {COLOUR_HEX[colour]}; color: #111"
 
 
 class GameScreens(Protocol):
@@ -24,6 +44,14 @@ class GameScreens(Protocol):
 
     def watch_text(self, number: int | None) -> str:
         """The phone's line while the board plays round (or turn) ``number`` out; translated."""
+
+    def content_kinds(self) -> Sequence[Kind]:
+        """The kinds of the game's content its screens name (``app/content.py``), each read
+        from the game's seeds; what the catalogs translate under ``"<game> <kind>"``."""
+
+    def template_globals(self) -> Mapping[str, Callable[..., Any]]:
+        """Functions the game's own templates call by name (its macros too, which see no
+        page context); each name is the game's alone among every game's."""
 
     def bot_style_labels(self) -> list[tuple[str, str]]:
         """The host's choice of bot style, ``[(style, "Name — what it plays for")]`` in the

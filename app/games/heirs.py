@@ -6,28 +6,21 @@ payloads (views, prompts and the events a screen may see) only, never the engine
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from app import i18n
-from app.content import content_name, content_text
-from app.games import form_values, names_read, seat_names
+from app.content import Entry, Kind, content_name, content_text
+from app.games import COLOUR_HEX, form_values, names_read, seat_names
 from engine.core import JSON
 from engine.heirs import RULES
+from engine.heirs.content import variant_table
 
 HEX = 40.0
 """Hex size (centre to corner) of the board's SVG, in SVG units."""
 SQRT3 = math.sqrt(3)
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
-COLOUR_HEX = {
-    "red": "#e0483e",
-    "blue": "#3f86e8",
-    "green": "#3fae5f",
-    "yellow": "#f0c43c",
-    "purple": "#a565d6",
-    "white": "#eeeeee",
-}
 SYMBOLS = {"red": "▲", "blue": "●", "green": "■", "yellow": "★", "purple": "◆", "white": "✚"}
 """A shape per colour, so a colour-blind player can tell the dynasties apart."""
 NO_COLOUR = "#8a8f9c"
@@ -35,6 +28,54 @@ RESOURCES = ("people", "gold", "knowledge")
 PURSE = ("soldiers", *RESOURCES)
 """What an heir holds, in the order every purse line names it."""
 EXCERPT_RADIUS = 2
+
+
+# ------------------------------------------------------------------ the content named
+
+
+def _content_entry(raw: Mapping[str, Any]) -> Entry:
+    counted = raw.get("text_number")
+    return Entry(
+        name=raw["name"],
+        text=raw.get("text", ""),
+        text_plural=raw.get("text_plural", ""),
+        number=int(raw[counted]) if counted else 0,
+    )
+
+
+def _content_items(attribute: str) -> Callable[[tuple[str, ...]], dict[str, Entry]]:
+    """The items of one attribute of the content, with the named variants applied."""
+
+    def entries(variants: tuple[str, ...]) -> dict[str, Entry]:
+        items: Mapping[str, Mapping[str, Any]] = getattr(
+            RULES.for_variants(list(variants)).content, attribute
+        )
+        return {item_id: _content_entry(raw) for item_id, raw in items.items()}
+
+    return entries
+
+
+def _variants(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {vid: Entry(v["name"], v["text"]) for vid, v in variant_table().items()}
+
+
+def _variant_sets() -> list[tuple[str, ...]]:
+    """No variant, and each named variant alone: a variant words some texts its own way."""
+    return [(), *((vid,) for vid in variant_table())]
+
+
+CONTENT_KINDS = tuple(
+    Kind("heirs", kind, f"heirs/{seed}", entries, _variant_sets)
+    for kind, seed, entries in (
+        ("character", "characters.json", _content_items("characters")),
+        ("artifact", "artifacts.json", _content_items("artifact_effects")),
+        ("omen", "omens.json", _content_items("omens")),
+        ("trick", "tricks.json", _content_items("cards")),
+        ("building", "buildings.json", _content_items("buildings")),
+        ("ability", "abilities.json", _content_items("abilities")),
+        ("variant", "variants.json", _variants),
+    )
+)
 
 
 # ------------------------------------------------------------------ translated names
@@ -102,14 +143,6 @@ def colour_name(colour: str | None) -> str:
         "white": i18n.gettext("white"),
     }
     return names.get(colour or "", colour or "")
-
-
-def colour_badge_style(colour: str | None) -> str:
-    """A seat badge in a dynasty's colour (H20.1: the colours stay all night long, and the
-    standings show them), with dark ink that reads on every one of the six; empty for none."""
-    if colour not in COLOUR_HEX:
-        return ""
-    return f"background: {COLOUR_HEX[colour]}; border-color: {COLOUR_HEX[colour]}; color: #111"
 
 
 def resource_name(resource: str) -> str:
@@ -1400,6 +1433,12 @@ class HeirsScreens:
             "2–6 players · about an hour · seal a whole round in secret, win the Signs, "
             "take the Axis."
         )
+
+    def content_kinds(self) -> Sequence[Kind]:
+        return CONTENT_KINDS
+
+    def template_globals(self) -> Mapping[str, Callable[..., Any]]:
+        return {}
 
     def bot_style_labels(self) -> list[tuple[str, str]]:
         return [

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from app import i18n
-from app.content import content_name
+from app.content import Entry, Kind, content_name
 from app.games import form_values, names_read, seat_names, shown_round
 from app.live import TIMED_OUT
 from engine.core import JSON
@@ -16,15 +16,24 @@ SEAT_LETTERS = "AB"
 FACTION_ORDER = ("IA", "HT", "WF", "UD")
 
 
+def _factions(variants: tuple[str, ...]) -> dict[str, Entry]:
+    from engine.hidden_leaders.cards import default_cards
+
+    return {f.id: Entry(f.name) for f in default_cards().factions}
+
+
+CONTENT_KINDS = (Kind("hidden_leaders", "faction", "hidden_leaders/cards.json", _factions),)
+
+
 def faction_name(faction: str) -> str:
     """The faction's name in the current language (L1.1)."""
     return content_name("hidden_leaders", "faction", faction)
 
 
-def card_strength(card_id: str) -> int:
+def card_strength(card_id: object) -> int:
     """A hero's strength read from its id (L1.2: faction, strength, optional letter); only a
     fallback for ids the view did not reveal."""
-    found = re.match(r"^L?[A-Z]{2}(\d+)", card_id)
+    found = re.match(r"^L?[A-Z]{2}(\d+)", str(card_id))
     return int(found.group(1)) if found else 0
 
 
@@ -215,6 +224,15 @@ class HiddenLeadersScreens:
 
     def bot_style_labels(self) -> list[tuple[str, str]]:
         return []
+
+    def content_kinds(self) -> Sequence[Kind]:
+        return CONTENT_KINDS
+
+    def template_globals(self) -> Mapping[str, Callable[..., Any]]:
+        return {
+            "faction_name": faction_name,
+            "card_strength": card_strength,
+        }
 
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         return {

@@ -12,11 +12,11 @@ title, the order's kind as its button); tests/test_legions_table.py fails on one
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from app import i18n
-from app.content import content_name, content_text
+from app.content import Entry, Kind, content_name, content_text
 from app.games import form_values, names_read, seat_names, shown_round
 from engine.core import JSON
 
@@ -24,6 +24,52 @@ LOCATION_ORDER = ("Y", "R", "B", "P", "G")
 GUILD_OF_LOCATION = {"Y": "yellow", "R": "red", "B": "blue", "P": "purple", "G": "green"}
 SIDE_ORDER = ("necro", "king")
 FORM_ACTION = "legions"
+
+
+# ---------------------------------------------------------------------- the content named
+
+
+def _content() -> Any:
+    from engine.legions import RULES
+
+    return RULES.content
+
+
+def _sides(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {side.id: Entry(side.name) for side in _content().sides.values()}
+
+
+def _guilds(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {guild: Entry(name) for guild, name in _content().guild_names.items()}
+
+
+def _locations(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {loc.id: Entry(loc.name) for loc in _content().locations.values()}
+
+
+def _effects(variants: tuple[str, ...]) -> dict[str, Entry]:
+    """A location's majority-token effect (G1.2), by the location's id."""
+    return {
+        loc.id: Entry(loc.effect_name, loc.effect_text) for loc in _content().locations.values()
+    }
+
+
+def _heroes(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {h.id: Entry(h.name, h.power_text) for h in _content().heroes.values()}
+
+
+def _stratagems(variants: tuple[str, ...]) -> dict[str, Entry]:
+    return {s.id: Entry(s.name, s.text) for s in _content().stratagems.values()}
+
+
+CONTENT_KINDS = (
+    Kind("legions", "side", "legions/stratagems.json", _sides),
+    Kind("legions", "guild", "legions/legions.json", _guilds),
+    Kind("legions", "location", "legions/locations.json", _locations),
+    Kind("legions", "effect", "legions/locations.json", _effects),
+    Kind("legions", "hero", "legions/heroes.json", _heroes),
+    Kind("legions", "stratagem", "legions/stratagems.json", _stratagems),
+)
 
 
 # ---------------------------------------------------------------------- translated names
@@ -1032,6 +1078,12 @@ class LegionsScreens:
 
     def bot_style_labels(self) -> list[tuple[str, str]]:
         return []
+
+    def content_kinds(self) -> Sequence[Kind]:
+        return CONTENT_KINDS
+
+    def template_globals(self) -> Mapping[str, Callable[..., Any]]:
+        return {}
 
     def context(self, payload: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         view = payload.get("view") or {}

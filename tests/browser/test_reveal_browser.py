@@ -23,7 +23,8 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from app.db import make_engine
-from app.games.heirs import COLOUR_HEX, STEP_IN_MS, omen_name
+from app.games import COLOUR_HEX
+from app.games.heirs import STEP_IN_MS, omen_name
 from engine.core import events_for
 from tests.browser.kit import explained, keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join, pick, set_option, setup_phone
