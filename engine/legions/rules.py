@@ -315,7 +315,7 @@ class LegionsRules(GameDefaults):
 
         The seat's driver, its bot and the sealing check all ask for the same prompt of
         the same state in a row: the latest state's prompts are kept (states are never
-        changed once returned, see ``clone``) and each caller of :meth:`prompt` gets its
+        changed once returned, see ``working_copy``) and each caller of :meth:`prompt` gets its
         own shallow copy."""
         if seat not in (0, 1):
             return None  # no such seat
@@ -361,7 +361,8 @@ class LegionsRules(GameDefaults):
                 raise self._explain(state, seat, prompt, order)
         if state.phase != LEADERSHIP:
             # Only the pending order changes: the new state shares the rest with the old one,
-            # which is safe because every change the rules make starts from ``clone``.
+            # which is safe because every change the rules make starts from a copy
+            # (``working_copy``, which copies a player or the flags before it changes them).
             return with_pending(state, matched)
         return with_sealed(state, seat, matched["legion"])
 

@@ -1,10 +1,10 @@
 """The Legions game state: plain dataclasses of JSON-ready values.
 
 Public functions of the rules never mutate a state they were given: they work on
-:func:`clone` and return the copy, so every state a caller holds stays valid. Callers do
-not change states either: the rules keep the prompts of the latest state they were asked
-about, and ``submit`` returns a state that shares all but its pending order (or the
-sealing seat's hand) with the old.
+:func:`working_copy` (a resolution) or :func:`clone` and return the copy, so every state a
+caller holds stays valid. Callers do not change states either: the rules keep the prompts
+of the latest state they were asked about, and ``submit`` returns a state that shares all
+but its pending order (or the sealing seat's hand) with the old.
 """
 
 from __future__ import annotations

@@ -44,3 +44,35 @@ def test_no_state_changes_once_returned_whatever_the_powers_and_stratagems() -> 
     assert powers_used == {h.power for h in RULES.content.heroes.values() if h.power is not None}
     assert stratagems_used == set(RULES.content.stratagems)
     assert {"collect", "rout", "shield", "under", "take", "majority"} <= kinds
+
+
+def test_a_resolution_copies_only_the_players_and_flags_it_changes() -> None:
+    """A resolution shares with the state it resolves the players and the turn's flags it
+    leaves alone (``working_copy``): a placement changes its own seat's player and the flags,
+    not the other player; a skipped recruit changes neither player nor the flags."""
+    placements = skips = 0
+    for seed in range(6):
+        state = RULES.setup(2, seed, {})
+        while RULES.outcome(state) is None:
+            for seat in (0, 1):
+                if RULES.prompt(state, seat) is not None:
+                    state = RULES.submit(state, seat, RULES.bot_order(state, seat))
+            if not RULES.ready(state):
+                continue
+            before = state
+            state = RULES.resolve(state)[0]
+            stage, order = before.stage, before.pending
+            if stage is None or order is None:
+                continue
+            other = 1 - stage.seat
+            if order["kind"] == "place":
+                placements += 1
+                assert state.players[other] is before.players[other]
+                assert state.players[stage.seat] is not before.players[stage.seat]
+                assert state.flags is not before.flags
+            elif stage.kind == "recruit" and order["kind"] == "skip":
+                skips += 1
+                assert state.players == before.players
+                assert all(a is b for a, b in zip(state.players, before.players, strict=True))
+                assert state.flags is before.flags
+    assert placements > 50 and skips > 10
