@@ -209,7 +209,7 @@ def simulate(
         raise ValueError(f"{info.name} takes {info.min_players}–{info.max_players} players")
     if jobs < 1:
         raise ValueError("The games need at least one process (--jobs).")
-    has_variants = hasattr(rules, "available_variants")
+    has_variants = bool(rules.available_variants())
     if variants and not has_variants:
         raise ValueError(f"{info.name} has no variants")
     options: JSON = {"variants": list(variants)} if variants else {}

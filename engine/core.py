@@ -366,6 +366,11 @@ class GameRules(Protocol):
         """Options the room adds to its own when it sets up ``coming``: what the rules carry
         from one match to the next (who starts, kept colours); ``{}`` when nothing."""
 
+    def available_variants(self) -> list[JSON]:
+        """The named variants a host may turn on (H13.1), each ``{"id", "name", "text"}``
+        (English; screens translate them by id); empty for a game played only by its sheet.
+        Options name the ones on as ``{"variants": [id, ...]}``."""
+
     def seal_marks(self, state: State, seat: int) -> list[tuple[list[str | int], Any]]:
         """What every other viewer's view shows of ``seat`` having sealed in ``state`` (just
         after its submit): ``(path in the view, new value)`` pairs. Nothing else of another
@@ -377,7 +382,8 @@ class GameDefaults:
     """The protocol methods most games answer alike; a game's rules class may inherit them.
 
     A timed-out seat gets the bot's move, nothing carries over from one match to the next,
-    and a match adds nothing to the standings' tie-break column."""
+    a match adds nothing to the standings' tie-break column, and the sheet's game is the
+    only one (no variants)."""
 
     info: GameInfo
 
@@ -392,6 +398,9 @@ class GameDefaults:
 
     def next_match_options(self, coming: NextMatch) -> JSON:
         return {}
+
+    def available_variants(self) -> list[JSON]:
+        return []
 
     def seal_marks(self, state: State, seat: int) -> list[tuple[list[str | int], Any]]:
         return []

@@ -221,13 +221,13 @@ def test_every_frame_of_a_whole_six_heir_game_stays_small(client: TestClient) ->
                     assert sealed.status_code in (202, 409), sealed.text  # 409: on show
             wait_for(humans_turn_or_end, "a human's next decision or the end")
         largest: dict[str, int] = {}
-        seats = [None, *tokens]
-        for socket, seat in zip(sockets, seats, strict=True):
-            viewer = "board" if seat is None else "phone"
+        holders: list[int | None] = [None, *tokens]
+        for socket, holder in zip(sockets, holders, strict=True):
+            viewer = "board" if holder is None else "phone"
             while True:
                 frame, size = frame_of(socket)
                 kind = f"{viewer} {frame['type']}"
-                if frame["type"] == "sealed" and frame["seat"] == seat:
+                if frame["type"] == "sealed" and frame["seat"] == holder:
                     # The sealer's own notice brings its view on by the order it sealed,
                     # which is as long as the order: a view's part, not the room's news.
                     kind = "phone own sealed"
