@@ -1292,9 +1292,11 @@ class LegionsRules(GameDefaults):
             )
             return
         hero = order["hero"]
-        state.hero_row.remove(hero)
+        hero_row = [h for h in state.hero_row if h != hero]
         if state.hero_deck:  # G8.4: the gap is refilled at once
-            state.hero_row.append(state.hero_deck.pop(0))
+            hero_row.append(state.hero_deck[0])
+            state.hero_deck = state.hero_deck[1:]
+        state.hero_row = hero_row
         self._changing_flags(state).recruited[seat] = True
         events.append(
             Event(
@@ -1311,13 +1313,14 @@ class LegionsRules(GameDefaults):
         assert stage is not None
         seen: list[str] = stage.data["seen"]
         hero = order["hero"]
-        del state.hero_deck[: len(seen)]
+        deck = state.hero_deck[len(seen) :]
         others = [h for h in seen if h != hero]
         if others:
             if order["other"] == "top":
-                state.hero_deck.insert(0, others[0])
+                deck.insert(0, others[0])
             else:
-                state.hero_deck.append(others[0])
+                deck.append(others[0])
+        state.hero_deck = deck
         self._changing_flags(state).recruited[seat] = True
         events.append(
             Event(
@@ -1392,13 +1395,14 @@ class LegionsRules(GameDefaults):
         if power == "take_token":
             assert hero.token is not None
             public.update({"location": hero.token, "from": state.tokens[hero.token]})
-            state.tokens[hero.token] = seat
+            state.tokens = {**state.tokens, hero.token: seat}
             events.append(Event("power", public))
         elif power == "swap_row":
             mine, theirs = order["hand"], order["row"]
-            row = state.legion_row
+            row = state.legion_row[:]
             place = next(i for i, s in enumerate(row) if s.card == theirs)
             row[place] = RowSlot(mine, row[place].face_up)  # the hand card, in that place
+            state.legion_row = row
             me.hand.remove(mine)
             me.hand.append(theirs)
             public.update({"to_row": mine, "to_hand": theirs})
@@ -1460,14 +1464,15 @@ class LegionsRules(GameDefaults):
     def _sower_draw(self, state: LegionsState, seat: int, events: list[Event]) -> None:
         if not state.legion_deck:
             return
-        card = state.legion_deck.pop(0)
+        card = state.legion_deck[0]
+        state.legion_deck = state.legion_deck[1:]
         self._changing_player(state, seat).hand.append(card)
         events.append(Event("draw", {"seat": seat}))
         events.append(Event("draw_seen", {"seat": seat, "legion": card}, audience=(seat,)))
 
     def _do_arrange(self, state: LegionsState, seat: int, order: JSON, events: list[Event]) -> None:
         cards = list(order["order"])
-        state.legion_deck[: len(cards)] = cards
+        state.legion_deck = cards + state.legion_deck[len(cards) :]
         self._changing_player(state, seat).notes.append({"kind": "broker_order", "cards": cards})
         events.append(Event("arranged", {"seat": seat, "count": len(cards)}))
         self._enter_take(state, seat)
@@ -1534,7 +1539,7 @@ class LegionsRules(GameDefaults):
             cards = list(state.players[opponent].face_up[loc])
             self._rout(state, opponent, loc, cards, sid, events)
         elif sid == "N3":
-            state.tokens[order["token"]] = None  # G10.4
+            state.tokens = {**state.tokens, order["token"]: None}  # G10.4
             public["token"] = order["token"]
             events.append(Event("stratagem", public))
         elif sid == "K1":
@@ -1560,7 +1565,7 @@ class LegionsRules(GameDefaults):
             for s in state.legion_row
             if (not s.face_up if wanted == HIDDEN else s.face_up and s.card == wanted)
         )
-        state.legion_row.remove(slot)
+        state.legion_row = [s for s in state.legion_row if s is not slot]
         player.hand.append(slot.card)
         if slot.face_up:
             events.append(Event("take", {"seat": seat, "legion": slot.card, "face_down": False}))
@@ -1579,7 +1584,8 @@ class LegionsRules(GameDefaults):
         assert len(state.legion_row) == 1
         slot = state.legion_row[0]
         was_face_down = not slot.face_up
-        slot = state.legion_row[0] = RowSlot(slot.card, True)
+        slot = RowSlot(slot.card, True)
+        state.legion_row = [slot]
         events.append(
             Event(
                 "attack_card",
@@ -1647,9 +1653,8 @@ class LegionsRules(GameDefaults):
             self._finish_by_score(state, events)
             return
         first, second = state.legion_deck[0], state.legion_deck[1]
-        del state.legion_deck[:2]
-        state.legion_row.append(RowSlot(first, True))
-        state.legion_row.append(RowSlot(second, False))
+        state.legion_deck = state.legion_deck[2:]
+        state.legion_row = [*state.legion_row, RowSlot(first, True), RowSlot(second, False)]
         events.append(Event("refill", {"face_up": self._card_json(first)}))
         state.turn += 1
         state.phase = LEADERSHIP
@@ -1690,7 +1695,7 @@ class LegionsRules(GameDefaults):
                         },
                     )
                 )
-                state.tokens[loc] = winner
+                state.tokens = {**state.tokens, loc: winner}
 
     def _finish_by_score(self, state: LegionsState, events: list[Event]) -> None:
         scores = [self.score(state, s) for s in (0, 1)]

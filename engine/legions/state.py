@@ -92,7 +92,8 @@ class LegionsState:
     phase: str
     players: list[PlayerState]
     tokens: dict[str, int | None]
-    """Majority token holder (seat) per location; ``None`` = neutral space."""
+    """Majority token holder (seat) per location; ``None`` = neutral space. Like the rows
+    and decks below, never changed in place, only replaced: states share them."""
     legion_row: list[RowSlot]
     legion_deck: list[str]
     """Top of the deck first."""
@@ -128,10 +129,10 @@ def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
 
     Written out field by field, positionally (the fields' order in the dataclasses above,
     which a test checks), copying lists by slicing. What the rules never change in place
-    is shared, not copied: row slots, recruited heroes, notes, the piles of legions at each
-    location (a player's dicts of them are copied, the lists in them shared), the stage,
-    the pending order and the result (frozen, or only ever replaced; conformance promise 6
-    checks that no state changes once returned)."""
+    is shared, not copied: the tokens, the rows and decks, row slots, recruited heroes,
+    notes, the piles of legions at each location (a player's dicts of them are copied, the
+    lists in them shared), the stage, the pending order and the result (frozen, or only
+    ever replaced; conformance promise 6 checks that no state changes once returned)."""
     return _copy(
         state,
         [copy_player(p) for p in state.players],
@@ -157,11 +158,11 @@ def _copy(
         state.turn,
         state.phase,
         players,
-        state.tokens.copy(),
-        state.legion_row[:],
-        state.legion_deck[:],
-        state.hero_row[:],
-        state.hero_deck[:],
+        state.tokens,
+        state.legion_row,
+        state.legion_deck,
+        state.hero_row,
+        state.hero_deck,
         flags,
         state.deal_first,
         state.leader,
