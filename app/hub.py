@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from app.live import Change, LiveRoom, hash_token
 from app.payloads import DiffMemo, Payloads
 from app.rooms import RoomService
+from app.socket_protocol import SEND_NOW
 from engine.core import JSON
 
 log = logging.getLogger("pecet.hub")
@@ -90,6 +91,9 @@ class Connection:
     """The task handing the outbox's frames to the socket, while there are any."""
     sending_since: float | None = None
     """When the frame the writer is handing over was handed (monotonic seconds)."""
+    send_now: Callable[[str], bool] | None = field(init=False, default=None)
+    """Writes a text frame at once if the socket takes it now (``SocketProtocol``'s
+    ``send_text_now``; ``None`` for a socket that does not offer it, as a test client's)."""
 
     def was_dropped(self) -> bool:
         """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
@@ -105,6 +109,7 @@ class Connection:
 
     def __post_init__(self) -> None:
         self.token_hash = None if self.token is None else hash_token(self.token)
+        self.send_now = self.websocket.scope.get("extensions", {}).get(SEND_NOW)
 
     @property
     def is_board(self) -> bool:
@@ -288,10 +293,12 @@ class Hub:
         return json.dumps(error, default=str)
 
     def _post(self, connection: Connection, frame: Outgoing) -> None:
-        """Queue a frame for the socket: frames leave in the order they are queued, each
-        socket at its own pace, so a socket that stalls holds up only itself. Nothing
-        waits here: every frame of a change is built at once, from the room as the change
-        left it, and one task per socket hands them over while it has any."""
+        """Send a frame to the socket, or queue it: frames leave in the order they are
+        queued, each socket at its own pace, so a socket that stalls holds up only itself.
+        Nothing waits here: every frame of a change is built at once, from the room as the
+        change left it. A socket with nothing queued that takes more now is written at once
+        (nearly always); otherwise one task per socket hands its frames over while it has
+        any."""
         if connection.dropped:
             return
         if connection.websocket.application_state != WebSocketState.CONNECTED:
@@ -301,6 +308,14 @@ class Hub:
             self._give_up(connection)
             return
         if connection.outbox is None:
+            if connection.writer is None and connection.send_now is not None:
+                # Nothing waits before it: written at once if the socket takes it now.
+                try:
+                    if isinstance(frame, str) and connection.send_now(frame):
+                        return
+                except Exception:  # a phone gone mid-write: as in _write
+                    self._cut(connection)
+                    return
             connection.outbox = [frame]
         else:
             connection.outbox.append(frame)

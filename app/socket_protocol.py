@@ -10,6 +10,10 @@ from typing import Any
 from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+SEND_NOW = "pecet.send_text_now"
+"""The ASGI scope's extension under which a socket served by :class:`SocketProtocol` offers
+:meth:`SocketProtocol.send_text_now` (a test client's socket does not)."""
+
 
 class Inbox:
     """A socket's received events, as uvicorn's protocol uses its queue (``put_nowait``,
@@ -94,7 +98,29 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.writable = Flag()  # type: ignore[assignment]
         self.writable.set()
 
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        self.scope["extensions"][SEND_NOW] = self.send_text_now  # type: ignore[assignment]
+
     async def send(self, message: ASGISendEvent) -> None:
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             del self.request, self.response
+
+    def send_text_now(self, text: str) -> bool:
+        """Hand a text frame to the transport at once, as ``send`` of a ``websocket.send``
+        does, when the socket takes more now (open, its buffer below the high-water mark);
+        ``False`` when it does not, and the frame must wait for :meth:`send`. A change of a
+        room writes a frame to each of its sockets: written here, with no task or await,
+        a frame costs only its framing and the write."""
+        if (
+            not self.handshake_complete
+            or self.initial_response is not None
+            or self.close_sent
+            or self.disconnected
+            or not self.writable.is_set()
+        ):
+            return False
+        self.conn.send_text(text.encode())
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True

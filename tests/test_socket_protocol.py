@@ -2,7 +2,7 @@
 receive queue and writable flag, which forgets the handshake once it is answered. The
 primitives alone, then a real uvicorn server on a real port with a real client: frames both
 ways, a client that falls behind and catches up (the transport pauses and resumes writing),
-and a client that goes away."""
+frames written at once until it pauses, and a client that goes away."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import uvicorn
 import websockets
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from app.socket_protocol import Flag, Inbox, SocketProtocol
+from app.socket_protocol import SEND_NOW, Flag, Inbox, SocketProtocol
 from tests.services import free_port
 
 BURST = 2000
@@ -83,7 +83,9 @@ def test_a_flag_lets_through_while_set_and_wakes_every_waiter_when_set_again() -
 
 
 async def echo(websocket: WebSocket) -> None:
-    """Answers every text frame with the same; ``burst N`` with N numbered frames at once."""
+    """Answers every text frame with the same; ``burst N`` with N numbered frames at once;
+    ``now N`` with as many, written at once while the socket takes them (``SEND_NOW``),
+    then how many were."""
     await websocket.accept()
     try:
         while True:
@@ -91,6 +93,17 @@ async def echo(websocket: WebSocket) -> None:
             if text.startswith("burst "):
                 for number in range(int(text.split()[1])):
                     await websocket.send_text(json.dumps({"n": number, "pad": "x" * 4000}))
+            elif text.startswith("now "):
+                # As the hub writes: at once while the socket takes more, else waiting.
+                send_now = websocket.scope["extensions"][SEND_NOW]
+                at_once = 0
+                for number in range(int(text.split()[1])):
+                    frame = json.dumps({"n": number, "pad": "x" * 4000})
+                    if send_now(frame):
+                        at_once += 1
+                    else:
+                        await websocket.send_text(frame)
+                await websocket.send_text(json.dumps({"at_once": at_once}))
             else:
                 await websocket.send_text(text)
     except WebSocketDisconnect:
@@ -143,6 +156,14 @@ def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() 
                 assert writable.is_set()  # resumed once the client read
                 await client.send("after")
                 assert await asyncio.wait_for(client.recv(), 5) == "after"
+
+                await client.send(f"now {BURST}")
+                numbers = []
+                while len(numbers) < BURST:
+                    numbers.append(json.loads(await asyncio.wait_for(client.recv(), 5))["n"])
+                assert numbers == list(range(BURST)), "in order, at once or after a wait"
+                at_once = json.loads(await asyncio.wait_for(client.recv(), 5))["at_once"]
+                assert 0 < at_once < BURST, "written at once until the transport paused"
             # The client went away: the server lets the connection go.
             for _ in range(200):
                 if not server.server_state.connections:
