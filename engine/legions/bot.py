@@ -439,7 +439,7 @@ def _choose_take(board: Board, prompt: JSON, options: list[JSON]) -> JSON:
         index, _ = index_option
         card = row[index]
         worth = HIDDEN_WORTH if card is None else board.worth(card)
-        rest = [hits[i] for i in range(len(row)) if i != index]
+        rest = hits[:index] + hits[index + 1 :]  # the cards left after this one
         value = worth - max(rest, default=0) if leader else worth + (rest[0] if rest else 0)
         number = 99 if card is None else card["number"]
         return value, -number
