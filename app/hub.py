@@ -91,9 +91,11 @@ class Connection:
     """The task handing the outbox's frames to the socket, while there are any."""
     sending_since: float | None = None
     """When the frame the writer is handing over was handed (monotonic seconds)."""
-    send_now: Callable[[str], bool] | None = field(init=False, default=None)
-    """Writes a text frame at once if the socket takes it now (``SocketProtocol``'s
+    send_now: Callable[[list[str]], bool] | None = field(init=False, default=None)
+    """Writes text frames at once if the socket takes them now (``SocketProtocol``'s
     ``send_text_now``; ``None`` for a socket that does not offer it, as a test client's)."""
+    unsent: list[str] | None = None
+    """Frames of this turn of the event loop, written together at its end (``Hub._flush``)."""
 
     def was_dropped(self) -> bool:
         """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
@@ -128,6 +130,9 @@ class Hub:
         self.send_timeout = send_timeout
         self._rooms: dict[str, set[Connection]] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self._unsent: list[Connection] = []
+        """The sockets with frames for :meth:`_flush` (``Connection.unsent``)."""
+        self._flushing: asyncio.Handle | None = None
         service.add_listener(self.broadcast)
         service.board_watching = self.has_board
 
@@ -296,9 +301,9 @@ class Hub:
         """Send a frame to the socket, or queue it: frames leave in the order they are
         queued, each socket at its own pace, so a socket that stalls holds up only itself.
         Nothing waits here: every frame of a change is built at once, from the room as the
-        change left it. A socket with nothing queued that takes more now is written at once
-        (nearly always); otherwise one task per socket hands its frames over while it has
-        any."""
+        change left it. A socket with nothing queued gets its frames of this turn of the
+        event loop in one write at the turn's end, if it takes more then (nearly always);
+        otherwise one task per socket hands its frames over while it has any."""
         if connection.dropped:
             return
         if connection.websocket.application_state != WebSocketState.CONNECTED:
@@ -307,20 +312,52 @@ class Hub:
         if since is not None and time.monotonic() - since > self.send_timeout:
             self._give_up(connection)
             return
+        if (
+            connection.outbox is None
+            and connection.writer is None
+            and connection.send_now is not None
+            and isinstance(frame, str)
+        ):
+            # Nothing waits before it: written at the end of this turn of the event loop,
+            # with the socket's other frames of the turn.
+            if connection.unsent is None:
+                connection.unsent = [frame]
+                self._unsent.append(connection)
+                if self._flushing is None:
+                    self._flushing = asyncio.get_running_loop().call_soon(self._flush)
+            else:
+                connection.unsent.append(frame)
+            return
+        if connection.unsent:  # they leave first, by the writer
+            connection.outbox, connection.unsent = (
+                [*connection.unsent, *(connection.outbox or [])],
+                None,
+            )
         if connection.outbox is None:
-            if connection.writer is None and connection.send_now is not None:
-                # Nothing waits before it: written at once if the socket takes it now.
-                try:
-                    if isinstance(frame, str) and connection.send_now(frame):
-                        return
-                except Exception:  # a phone gone mid-write: as in _write
-                    self._cut(connection)
-                    return
             connection.outbox = [frame]
         else:
             connection.outbox.append(frame)
         if connection.writer is None:
             connection.writer = asyncio.get_running_loop().create_task(self._write(connection))
+
+    def _flush(self) -> None:
+        """Write each socket's frames of this turn of the event loop, in one write a socket;
+        a socket that takes no more now gets them by its writer."""
+        self._flushing = None
+        connections, self._unsent = self._unsent, []
+        for connection in connections:
+            frames, connection.unsent = connection.unsent, None
+            if not frames or connection.dropped or connection.send_now is None:
+                continue
+            try:
+                if connection.send_now(frames):
+                    continue
+            except Exception:  # a phone gone mid-write: as in _write
+                self._cut(connection)
+                continue
+            connection.outbox = [*frames, *(connection.outbox or [])]
+            if connection.writer is None:
+                connection.writer = asyncio.get_running_loop().create_task(self._write(connection))
 
     async def _write(self, connection: Connection) -> None:
         """Hand the socket its queued frames, oldest first, until none is left."""
@@ -362,7 +399,7 @@ class Hub:
         the present, where a socket left open would wait for frames that never come."""
         self.disconnect(connection)
         connection.dropped = True
-        connection.outbox = None
+        connection.outbox = connection.unsent = None
         closing = asyncio.get_running_loop().create_task(self._close(connection))
         # The loop keeps only weak references to tasks: held until done.
         self._closing.add(closing)

@@ -99,7 +99,7 @@ async def echo(websocket: WebSocket) -> None:
                 at_once = 0
                 for number in range(int(text.split()[1])):
                     frame = json.dumps({"n": number, "pad": "x" * 4000})
-                    if send_now(frame):
+                    if send_now([frame]):
                         at_once += 1
                     else:
                         await websocket.send_text(frame)
