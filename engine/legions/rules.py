@@ -195,10 +195,6 @@ class LegionsRules(GameDefaults):
         self._prompts_of: LegionsState | None = None
         self._prompts: list[JSON | None] = [_UNBUILT, _UNBUILT]
         """The prompts of each seat of the state ``_prompts_of``, as built so far."""
-        self._resolved: LegionsState | None = None
-        """While a resolution runs, the state it resolves: its working copy shares the
-        players and the turn's flags with it until it changes them (:meth:`_changing_player`,
-        :meth:`_changing_flags`)."""
         # The JSON of every card and hero, built once: views, prompts and events copy them.
         self._card_jsons: dict[str, JSON] = {
             card_id: self._build_card_json(card_id) for card_id in self.content.legions
@@ -424,17 +420,14 @@ class LegionsRules(GameDefaults):
         if not self.ready(state):
             raise IllegalOrder("Nothing to resolve yet.", code="not_ready")
         new = working_copy(state)
-        self._resolved = state
-        try:
-            if new.phase == LEADERSHIP:
-                self._reveal(new, events)
-            else:
-                # The order is only read while it is played out, never changed: no copy.
-                order = state.pending
-                assert order is not None
-                self._apply(new, order, events)
-        finally:
-            self._resolved = None
+        if new.phase == LEADERSHIP:
+            self._reveal(new, events)
+        else:
+            # The order is only read while it is played out, never changed: no copy.
+            order = state.pending
+            assert order is not None
+            self._apply(new, order, events)
+        new.shares_with = None  # done: it keeps no hold on the state it came from
         return new
 
     def _changing_player(self, state: LegionsState, seat: int) -> PlayerState:
@@ -444,7 +437,7 @@ class LegionsRules(GameDefaults):
         they hold notes), so the other is shared, not copied. Every change of a player
         in a resolution takes it from here."""
         player = state.players[seat]
-        resolved = self._resolved
+        resolved = state.shares_with
         assert resolved is not None, "players change only in a resolution"
         if player is resolved.players[seat]:
             player = state.players[seat] = copy_player(player)
@@ -455,7 +448,7 @@ class LegionsRules(GameDefaults):
         if they are still the resolved state's own (most resolutions only read them).
         Every change of a flag in a resolution takes them from here; the end of a turn
         puts new flags in their place."""
-        resolved = self._resolved
+        resolved = state.shares_with
         assert resolved is not None, "flags change only in a resolution"
         if state.flags is resolved.flags:
             state.flags = copy_flags(state.flags)

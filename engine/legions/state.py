@@ -111,6 +111,10 @@ class LegionsState:
     result: JSON | None = None
     first_leader: int | None = None
     """The seat that led turn 1 (reported in the result, for balance figures)."""
+    shares_with: LegionsState | None = field(default=None, compare=False, repr=False)
+    """While a resolution works on this state (:func:`working_copy`), the state it
+    resolves, whose players and turn flags this one holds until it changes them; ``None``
+    otherwise. Not part of the game: never stored, compared or shown."""
 
 
 def _copy_json(value: Any) -> Any:
@@ -146,8 +150,11 @@ def working_copy(state: LegionsState) -> LegionsState:
     resolution takes it out of the state it plays), but holding ``state``'s very players
     (in a list of its own) and turn flags. Most resolutions change one player or none and
     leave the flags alone, so the rules copy a player (:func:`copy_player`) or the flags
-    (:func:`copy_flags`) only before they change it."""
-    return _copy(state, state.players[:], state.flags, None)
+    (:func:`copy_flags`) only before they change it; ``shares_with`` names ``state`` until
+    the resolution ends."""
+    copy = _copy(state, state.players[:], state.flags, None)
+    copy.shares_with = state
+    return copy
 
 
 def _copy(
