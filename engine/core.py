@@ -215,7 +215,12 @@ def _audience_json(audience: tuple[int, ...] | None) -> list[int] | None:
 
 def events_for(events: Iterable[Event], seat: int | None) -> list[JSON]:
     """The events ``seat`` (``None`` = the board) may see, as JSON, audience stripped."""
-    return [{"kind": e.kind, "data": e.data} for e in events if e.visible_to(seat)]
+    # Event.visible_to, inline: this runs for every event, viewer and step of a room's show.
+    if seat is None:
+        return [{"kind": e.kind, "data": e.data} for e in events if e.audience is None]
+    return [
+        {"kind": e.kind, "data": e.data} for e in events if e.audience is None or seat in e.audience
+    ]
 
 
 @dataclass(frozen=True, slots=True)

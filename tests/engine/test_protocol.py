@@ -32,6 +32,7 @@ from engine.core import (
     Step,
     advance,
     check_options,
+    events_for,
     single_step,
 )
 from engine.registry import GameEntry, engine_games, get_rules
@@ -292,3 +293,18 @@ def test_a_fourth_game_scores_rematches_and_breaks_ties_in_a_night() -> None:
     # The final stage counts double when the host chose Final ×2 (H20.3).
     doubled = standings(replace(plan, final_double=True), results, 3)
     assert [row["per_game"] for row in doubled if row["seat"] == 1] == [[0.5, 0, 2]]
+
+
+def test_a_viewer_reads_only_the_events_meant_for_it_in_their_order() -> None:
+    events = [
+        Event("public", {"n": 1}),
+        Event("own", {"n": 2}, audience=(1,)),
+        Event("pair", {"n": 3}, audience=(0, 2)),
+        Event("public", {"n": 4}),
+    ]
+    for seat in (None, 0, 1, 2, 3):
+        expected = [{"kind": e.kind, "data": e.data} for e in events if e.visible_to(seat)]
+        assert events_for(events, seat) == expected
+    assert [e["data"]["n"] for e in events_for(events, None)] == [1, 4]
+    assert [e["data"]["n"] for e in events_for(events, 2)] == [1, 3, 4]
+    assert [e["data"]["n"] for e in events_for(events, 1)] == [1, 2, 4]
