@@ -347,17 +347,23 @@ class Hub:
         connections, self._unsent = self._unsent, []
         for connection in connections:
             frames, connection.unsent = connection.unsent, None
-            if not frames or connection.dropped or connection.send_now is None:
-                continue
             try:
-                if connection.send_now(frames):
-                    continue
-            except Exception:  # a phone gone mid-write: as in _write
-                self._cut(connection)
-                continue
-            connection.outbox = [*frames, *(connection.outbox or [])]
-            if connection.writer is None:
-                connection.writer = asyncio.get_running_loop().create_task(self._write(connection))
+                self._write_now(connection, frames)
+            except Exception:  # one socket's fault must not keep the others' frames
+                log.exception("the frames of a socket of room %s were not written", connection.code)
+
+    def _write_now(self, connection: Connection, frames: list[str] | None) -> None:
+        if not frames or connection.dropped or connection.send_now is None:
+            return
+        try:
+            if connection.send_now(frames):
+                return
+        except Exception:  # a phone gone mid-write: as in _write
+            self._cut(connection)
+            return
+        connection.outbox = [*frames, *(connection.outbox or [])]
+        if connection.writer is None:
+            connection.writer = asyncio.get_running_loop().create_task(self._write(connection))
 
     async def _write(self, connection: Connection) -> None:
         """Hand the socket its queued frames, oldest first, until none is left."""

@@ -100,6 +100,8 @@ class SocketProtocol(WebSocketsSansIOProtocol):
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
+        if self.response.status_code != 101:
+            return  # a handshake refused (a bad key or version): no scope, no app
         self.scope["extensions"][SEND_NOW] = self.send_text_now  # type: ignore[assignment]
 
     async def send(self, message: ASGISendEvent) -> None:

@@ -175,3 +175,41 @@ def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() 
             await asyncio.wait_for(serving, 10)
 
     asyncio.run(run())
+
+
+def test_a_refused_handshake_is_answered_and_breaks_nothing() -> None:
+    """A request the websocket handshake refuses (here an unknown protocol version, as a
+    scanner or a broken client sends) gets its 400, and the protocol, which then has no
+    ASGI scope to offer ``SEND_NOW`` in, fails nothing on the event loop."""
+
+    async def run() -> tuple[bytes, list[dict[str, Any]]]:
+        faults: list[dict[str, Any]] = []
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, fault: faults.append(fault))
+        port = free_port()
+        config = uvicorn.Config(
+            echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
+        )
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve())
+        while not server.started:
+            await asyncio.sleep(0.01)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                b"Sec-WebSocket-Version: 8\r\n\r\n"
+            )
+            await writer.drain()
+            # The server closes the connection after its answer, in the same call that
+            # would have reported a fault of the protocol: read to the end, it was reported.
+            answer = await asyncio.wait_for(reader.read(), 5)
+            writer.close()
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(serving, 10)
+        return answer, faults
+
+    answer, faults = asyncio.run(run())
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:100]
+    assert faults == []
