@@ -127,8 +127,8 @@ def _copy_json(value: Any) -> Any:
 
 
 def clone(state: LegionsState, *, keep_pending: bool = True) -> LegionsState:
-    """An independent copy: changing it as the rules do (a pile of legions is replaced,
-    never changed in place) never changes ``state``. Without ``keep_pending``
+    """A copy that changing as the rules do never changes ``state``: what it shares with
+    ``state`` (below) is only ever replaced, never changed in place. Without ``keep_pending``
     the copy has no pending order.
 
     Written out field by field, positionally (the fields' order in the dataclasses above,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.legions import RULES
-from engine.legions.state import LEADERSHIP, OVER, LegionsState, clone
+from engine.legions.state import LEADERSHIP, OVER, LegionsState, clone, state_to_json
 from tests.engine.kit import Playthrough, assert_json_round_trip, dumps, play, random_picker
 
 ALL_LEGIONS = sorted(RULES.content.legions)
@@ -177,7 +177,8 @@ def with_other_secrets(state: LegionsState, owner: int) -> LegionsState | None:
         touched = True
     if player.hand and len(changed.legion_deck) > 3:  # below the Broker's reach
         bottom = changed.legion_deck[-1]
-        changed.legion_deck[-1] = player.hand[0]
+        # Replaced, not changed in place: a clone shares the deck with ``state``.
+        changed.legion_deck = [*changed.legion_deck[:-1], player.hand[0]]
         player.hand[0] = bottom
         touched = True
     return changed if touched else None
@@ -192,9 +193,12 @@ def test_g15_changing_one_seats_secrets_never_changes_the_other_views(
     for state in random_game(seed).states[::3]:
         if state.phase == OVER or any(n["kind"] == "oracle" for n in state.players[other].notes):
             continue
+        before = state_to_json(state)
         changed = with_other_secrets(state, owner)
+        assert state_to_json(state) == before, "the position compared with is left as it was"
         if changed is None:
             continue
+        assert state_to_json(changed) != before, "its secrets differ"
         assert RULES.view(changed, None) == RULES.view(state, None)
         assert RULES.view(changed, other) == RULES.view(state, other)
         if RULES.prompt(state, other) is not None:
