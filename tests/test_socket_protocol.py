@@ -7,8 +7,10 @@ frames written at once until it pauses, and a client that goes away."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -115,17 +117,27 @@ async def echo_app(scope: Any, receive: Any, send: Any) -> None:
         await echo(WebSocket(scope, receive, send))
 
 
+@contextlib.asynccontextmanager
+async def echo_server() -> AsyncIterator[tuple[uvicorn.Server, int]]:
+    """A real uvicorn server of :func:`echo_app` with the protocol, on a free port."""
+    port = free_port()
+    config = uvicorn.Config(
+        echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield server, port
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(serving, 10)
+
+
 def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() -> None:
     async def run() -> None:
-        port = free_port()
-        config = uvicorn.Config(
-            echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
-        )
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with echo_server() as (server, port):
             # max_queue=1 and a small receive buffer: the client stops reading the
             # connection while a frame waits, so a burst fills the server's buffers and
             # its transport pauses writing.
@@ -170,9 +182,6 @@ def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() 
                     break
                 await asyncio.sleep(0.01)
             assert not server.server_state.connections
-        finally:
-            server.should_exit = True
-            await asyncio.wait_for(serving, 10)
 
     asyncio.run(run())
 
@@ -185,15 +194,7 @@ def test_a_refused_handshake_is_answered_and_breaks_nothing() -> None:
     async def run() -> tuple[bytes, list[dict[str, Any]]]:
         faults: list[dict[str, Any]] = []
         asyncio.get_running_loop().set_exception_handler(lambda _loop, fault: faults.append(fault))
-        port = free_port()
-        config = uvicorn.Config(
-            echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
-        )
-        server = uvicorn.Server(config)
-        serving = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
-        try:
+        async with echo_server() as (_server, port):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(
                 b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
@@ -205,9 +206,6 @@ def test_a_refused_handshake_is_answered_and_breaks_nothing() -> None:
             # would have reported a fault of the protocol: read to the end, it was reported.
             answer = await asyncio.wait_for(reader.read(), 5)
             writer.close()
-        finally:
-            server.should_exit = True
-            await asyncio.wait_for(serving, 10)
         return answer, faults
 
     answer, faults = asyncio.run(run())

@@ -241,25 +241,7 @@ def _sharing(state: LegionsState, players: list[PlayerState], pending: JSON | No
     """A new state with these ``players`` and ``pending`` order, sharing every other part
     with ``state`` (what ``dataclasses.replace`` gives, a few times faster: positional, in
     the fields' order, which a test checks)."""
-    return LegionsState(
-        state.rng,
-        state.turn,
-        state.phase,
-        players,
-        state.tokens,
-        state.legion_row,
-        state.legion_deck,
-        state.hero_row,
-        state.hero_deck,
-        state.flags,
-        state.deal_first,
-        state.leader,
-        state.stage,
-        pending,
-        state.extra_placements,
-        state.result,
-        state.first_leader,
-    )
+    return _copy(state, players, state.flags, pending)
 
 
 def state_to_json(state: LegionsState) -> JSON:
