@@ -117,13 +117,7 @@ def test_the_replay_fits_a_smaller_screen_as_the_board_does(
     where it takes 74 % on the TV."""
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    created = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
-    code, host = created["code"], created["host_token"]
-    bearer = {"Authorization": f"Bearer {host}"}
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
-    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
-    wait_for(lambda: api.get(f"/api/rooms/{code}").json()["status"] == "finished", "the bots' game")
+    code, _host = finished_by_bots(api, "hidden_leaders", bots=2)
     found: list[str] = []
     shares: list[float] = []
     for size in (*SMALL_SCREENS, BOARD_SIZE):

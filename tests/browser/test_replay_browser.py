@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.kit import BOARD_SIZE
+from tests.browser.test_board_fit_browser import finished_by_bots
 from tests.conftest import ServerProcess
-from tests.live import wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -22,13 +22,7 @@ def test_a_steps_buttons_work_as_soon_as_it_is_drawn(
     before a default settle."""
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    created = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
-    code, host = created["code"], created["host_token"]
-    bearer = {"Authorization": f"Bearer {host}"}
-    for _ in range(2):
-        assert api.post(f"/api/rooms/{code}/bots", headers=bearer).status_code == 201
-    assert api.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
-    wait_for(lambda: api.get(f"/api/rooms/{code}").json()["status"] == "finished", "the bots' game")
+    code, _host = finished_by_bots(api, "hidden_leaders", bots=2)
     page = browser.new_page(viewport=BOARD_SIZE)
     page.goto(f"{base}/b/{code}/replay/1")
     current = page.locator("[data-testid=replay-round].current")
