@@ -425,8 +425,12 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             proofs = board.locator("[data-testid=replay-step] .rp-proofs [data-testid=proof]")
             expect(proofs).to_have_count(5)
             expect(board.locator(".rp-proofs [data-testid=proof-check]")).to_have_text(["✓"] * 5)
-            for _ in range(battle_step[0]):
+            round_start = [step["round"] for step in steps].index(round_number)
+            stands_at(round_start)
+            # One step at a time: a click before the step has come would press the old button.
+            for offset in range(1, battle_step[0] + 1):
                 board.locator("[data-testid=replay-forward]").click()
+                stands_at(round_start + offset)
             expect(board.locator("[data-testid=replay-lines]")).to_contain_text(
                 f"Battle on {battle['field']}"
             )
