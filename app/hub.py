@@ -441,7 +441,18 @@ class Hub:
         if self._notice_will_do(live, connection, change):
             assert change.sealed is not None
             payloads = self.service.payloads
-            if connection.seat != change.sealed:
+            if connection.seat in change.narrowed:
+                viewer = self._viewer(live, connection)
+                if viewer is None or viewer[1] != connection.seat:
+                    self._send_view(live, connection, frames)  # it watches: no prompt of its own
+                    return
+                notice = frames.narrowed.get(connection.seat)
+                if notice is None:
+                    own_prompt = payloads.seal_notice(
+                        live, change.sealed, prompt_of=connection.seat
+                    )
+                    notice = frames.narrowed[connection.seat] = dumps(own_prompt)
+            elif connection.seat != change.sealed:
                 if frames.notice is None:
                     frames.notice = dumps(payloads.seal_notice(live, change.sealed))
                 notice = frames.notice
@@ -500,6 +511,7 @@ class Hub:
             or connection.format != "html"
             or connection.seat is None
             or connection.seat == change.sealed
+            or connection.seat in change.narrowed
             or match is None
             or match.showing
         ):
@@ -570,6 +582,8 @@ class Frames:
     notice: str | None = None
     own_notice: str | None = None
     """The sealer's own notice (its patch brings its own view on)."""
+    narrowed: dict[int, str] = field(default_factory=dict)
+    """By room seat: the notice to a seat whose decision the seal narrowed (with its prompt)."""
     room: JSON | None = None
     """What the change's views hold alike (``Payloads.room_payload``), once built."""
     shown: tuple[JSON | None] | None = None

@@ -548,8 +548,8 @@ class LiveRoom:
 @dataclass(frozen=True)
 class Change:
     """What a listener hears of a room: it changed (every socket needs a new view), only its
-    boards' part changed (who is away), one seat sealed an order and nothing else moved, or
-    the board's show went on by a step."""
+    boards' part changed (who is away), one seat sealed an order and nothing else moved but
+    the options of others' decisions, or the board's show went on by a step."""
 
     boards_only: bool = False
     sealed: int | None = None
@@ -557,6 +557,9 @@ class Change:
     before: Any = None
     """With ``sealed``: the match's state before the seal, which the sealer's own view is
     brought on from."""
+    narrowed: frozenset[int] = frozenset()
+    """With ``sealed``: the room seats whose decision the seal narrowed (their prompt's
+    options, as a colour taken in Heirs' setup); each is told its new prompt."""
     show_step: bool = False
     """The board's show went on by one step, and nothing else moved."""
     number: int = 0

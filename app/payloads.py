@@ -35,7 +35,9 @@ class Payloads:
             show["timed_out"] = list(match.history[-1].timed_out)
         return show
 
-    def seal_notice(self, live: LiveRoom, position: int, before: object = None) -> JSON:
+    def seal_notice(
+        self, live: LiveRoom, position: int, before: object = None, prompt_of: int | None = None
+    ) -> JSON:
         """What the rest of the room hears when a seat seals and nothing else moves: who
         sealed, its commitment, the room's new version and seats to act, and ``patch``, the
         changes to bring a view up to date (RFC 6902 JSON Patch: the room's fields and the
@@ -43,7 +45,10 @@ class Payloads:
 
         Given ``before``, the match's state before the seal, it is the sealer's own notice:
         its patch also sets ``my_commitment`` and its next ``prompt``, and brings its own
-        view on from ``before`` (its sheet may show what it sealed)."""
+        view on from ``before`` (its sheet may show what it sealed).
+
+        Given ``prompt_of``, a room seat whose decision the seal narrowed (its options: a colour
+        taken), its patch also sets that seat's new ``prompt``."""
         match = live.match
         assert match is not None
         mine = [o for o in match.pending_orders() if o.position == position]
@@ -74,6 +79,10 @@ class Payloads:
         elif engine_seat is not None:
             for path, value in rules.seal_marks(match.state, engine_seat):
                 patch.append({"op": "replace", "path": pointer("view", *path), "value": value})
+            narrowed = None if prompt_of is None else match.engine_seat(prompt_of)
+            if narrowed is not None:
+                prompt = rules.prompt(match.state, narrowed)
+                patch.append({"op": "replace", "path": "/prompt", "value": prompt})
         return {
             "type": "sealed",
             "seat": position,

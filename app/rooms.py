@@ -1134,7 +1134,7 @@ class RoomService:
             match.show_started_at = self.clock.now()
         state_before = match.state
         match.state, match.version = state, seq
-        moved = set()
+        moved, narrowed = set(), set()
         for other_seat, before_prompt in enumerate(prompts_before):
             # A resolution opens a new round for everyone, even when its prompt looks alike.
             prompt = rules.prompt(state, other_seat)
@@ -1142,6 +1142,8 @@ class RoomService:
                 moved.add(other_seat)
                 if steps or not _same_decision(before_prompt, prompt):
                     match.decided_since[match.players[other_seat]] = seq
+                elif other_seat != engine_seat:
+                    narrowed.add(other_seat)
         if record is not None:
             match.recent_events, match.steps = events, steps
             match.step_views.clear()
@@ -1161,9 +1163,19 @@ class RoomService:
                 live.results.append(match.result())
         # In a round of sealed orders, a seal that moves nobody else on changes no other
         # view but for the game's mark of a sealed seat (the order is secret): the others
-        # only hear that this seat has sealed.
-        quiet = rules.info.simultaneous and not steps and outcome is None and moved <= {engine_seat}
-        self.changed(live, Change(sealed=seat.position, before=state_before) if quiet else Change())
+        # only hear that this seat has sealed; a seat whose options it narrowed (Heirs'
+        # setup: a colour taken) hears its new prompt too.
+        quiet = (
+            rules.info.simultaneous
+            and not steps
+            and outcome is None
+            and moved <= {engine_seat, *narrowed}
+        )
+        change = Change()
+        if quiet:
+            narrowed_seats = frozenset(match.players[other] for other in narrowed)
+            change = Change(sealed=seat.position, before=state_before, narrowed=narrowed_seats)
+        self.changed(live, change)
 
     # ---------------------------------------------------------------- the show
 

@@ -20,12 +20,14 @@ changes, except when a seat sealed an order and nothing else moved: then a small
 ``{"type": "sealed", "seat", "commitment", "match", "version", "to_act", "patch"}`` says so
 (``patch``, an RFC 6902 JSON Patch, brings the view up to date: its ``version``, ``to_act``,
 ``commitments`` and the game's marks of a sealed seat; nothing else of another seat's view
-changes on a seal; the sealer's own notice also sets its ``my_commitment`` and ``prompt``
-and what changed in its own view). While the board plays a resolution out, every step after
-the first comes as ``{"type": "step", "match", "version", "step", "patch"}`` to a socket
-whose view stands at an earlier step of it (``patch`` sets ``show``, adds the steps' events,
-to a phone's ``events`` and as a board's ``playback`` entries, and changes ``view``); any
-other socket gets the whole view. A JSON view leaves out the match's log (``history`` over
+changes on a seal, but for the ``prompt`` of a seat whose options the seal narrowed, which
+its notice sets (Heirs' setup: a colour taken); the sealer's own notice also sets its
+``my_commitment`` and ``prompt`` and what changed in its own view). While the board plays
+a resolution out, every step after the first comes as
+``{"type": "step", "match", "version", "step", "patch"}`` to a socket whose view stands at
+an earlier step of it (``patch`` sets ``show``, adds the steps' events, to a phone's
+``events`` and as a board's ``playback`` entries, and changes ``view``); any other socket
+gets the whole view. A JSON view leaves out the match's log (``history`` over
 HTTP): it comes just before the view in ``{"type": "log", "match", "from", "rounds"}``
 frames, the whole log on a (re)connect and later only what is new (the rounds from index
 ``from`` on replace the client's; a new ``match`` starts over), so a view stays the size of

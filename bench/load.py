@@ -863,30 +863,34 @@ class JsonPhone(Phone[JSON]):
                 self.show(None)
             else:
                 self._on_view(json.loads(text))
-        elif (
-            kind == "sealed"
-            and self.sent_at is not None
-            and json.loads(text).get("seat") == self.seat
-        ):
-            # The phone's own seal comes back as a notice (in Heirs it leaves the seat
-            # nothing to decide until the next whole view).
-            self.decision = None
-            self._acknowledged()
+        elif kind == "sealed" and (self.sent_at is not None or '"/prompt"' in text):
+            notice = json.loads(text)
+            if notice.get("seat") == self.seat:
+                if self.sent_at is not None:
+                    # The phone's own seal comes back as a notice (in Heirs it leaves the
+                    # seat nothing to decide until the next whole view).
+                    self.decision = None
+                    self._acknowledged()
+            elif self.listening():
+                # Another seat's seal that narrowed this phone's decision (a colour taken)
+                # carries its new prompt, as a whole view did.
+                prompts = [op["value"] for op in notice["patch"] if op["path"] == "/prompt"]
+                if prompts:
+                    version = notice.get("version")
+                    self._decide(notice.get("match"), version, prompts[0], sealed=False)
         # Anything else (another seat's notice, a step of the show, a pong) changes nothing.
 
     def _on_view(self, view: JSON) -> None:
         self.seat = (view.get("you") or {}).get("seat", self.seat)
-        prompt = view.get("prompt")
+        sealed = view.get("my_commitment") is not None
+        self._decide(view.get("match"), view.get("version"), view.get("prompt"), sealed)
+
+    def _decide(self, match: Any, version: Any, prompt: JSON | None, sealed: bool) -> None:
         decision = None
-        if prompt is not None and view.get("match") is not None and view.get("version") is not None:
-            decision = Decision(
-                int(view["match"]),
-                int(view["version"]),
-                str(prompt.get("kind")),
-                decision_round(prompt),
-                prompt,
-            )
-        self.show(decision, sealed=view.get("my_commitment") is not None)
+        if prompt is not None and match is not None and version is not None:
+            kind, number = str(prompt.get("kind")), decision_round(prompt)
+            decision = Decision(int(match), int(version), kind, number, prompt)
+        self.show(decision, sealed=sealed)
 
     def order_text(self, decision: Decision[JSON], simplest: bool) -> str:
         order = order_from_prompt(decision.sheet, self.rng, simplest)

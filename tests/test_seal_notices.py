@@ -119,6 +119,52 @@ def test_a_seal_reaches_the_others_as_a_notice_that_brings_their_views_up_to_dat
             assert frame["type"] == "view", frame
 
 
+def test_a_colour_taken_at_setup_reaches_the_others_as_a_notice_with_their_new_prompt(
+    client: TestClient,
+) -> None:
+    """H3.1: a colour is first come, first served, so a setup seal narrows every other heir's
+    choice. Each of them hears a notice that also sets its own prompt, the colour gone from
+    it; the board hears the plain notice. Every patched view is the view the server has."""
+    room = create_room(client, game="heirs")
+    code = room["code"]
+    tokens = [join(client, code, name)["token"] for name in ("Ann", "Ben", "Cyril")]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(room["host_token"])).is_success
+    phones = dict(zip(("ann", "ben", "cyril"), tokens, strict=True))
+    with board_and_phones(client, code, phones) as sockets:
+        views = {name: settled_view(socket) for name, socket in sockets.items()}
+        assert views["ann"]["prompt"]["kind"] == "setup"
+        version = views["ann"]["version"]
+        colour = views["ann"]["prompt"]["colours"][0]
+        character = views["ann"]["prompt"]["characters"][0]
+        order = {"colour": colour, "character": character}
+        sockets["ann"].send_json({"type": "order", "order": order, "version": version})
+
+        notices = {}
+        for name, socket in sockets.items():
+            notice, size = frame_of(socket)
+            while notice["type"] in ("view", "log"):  # the board: who is away, same version
+                assert notice.get("version", version) == version, (name, notice)
+                if notice["type"] == "view":
+                    views[name] = notice
+                notice, size = frame_of(socket)
+            assert notice["type"] == "sealed" and notice["seat"] == 0, (name, notice)
+            assert size <= NOTICE_MAX_BYTES, (name, size)
+            notices[name] = notice
+            socket.send_json({"type": "sync"})
+            fresh = settled_view(socket)
+            assert fresh == patched(views[name], notice), f"the notice misses a change: {name}"
+            views[name] = fresh
+        for name in ("ben", "cyril"):
+            prompt_ops = [op for op in notices[name]["patch"] if op["path"] == "/prompt"]
+            assert len(prompt_ops) == 1, notices[name]
+            assert views[name]["prompt"]["kind"] == "setup"
+            assert colour not in views[name]["prompt"]["colours"], "the colour is taken"
+        assert not [op for op in notices["board"]["patch"] if op["path"] == "/prompt"]
+        assert notices["ben"]["patch"] != notices["cyril"]["patch"], "each its own prompt"
+        assert views["ann"]["prompt"] is None and views["ann"]["my_commitment"]
+        assert views["board"]["view"]["heirs"][0]["colour"] is None, "sealed, not yet shown"
+
+
 def stored_version(database_url: str, code: str) -> int:
     engine = make_engine(database_url)
     with Session(engine) as session:
