@@ -96,6 +96,8 @@ class Connection:
     ``send_text_now``; ``None`` for a socket that does not offer it, as a test client's)."""
     unsent: list[str] | None = None
     """Frames of this turn of the event loop, written together at its end (``Hub._flush``)."""
+    view_due: bool = False
+    """A phone's whole view waits to be built after the boards' frames (``Hub._defer_view``)."""
 
     def was_dropped(self) -> bool:
         """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
@@ -133,6 +135,9 @@ class Hub:
         self._unsent: list[Connection] = []
         """The sockets with frames for :meth:`_flush` (``Connection.unsent``)."""
         self._flushing: asyncio.Handle | None = None
+        self._due_views: dict[Connection, tuple[LiveRoom, Frames]] = {}
+        """Phones whose whole view :meth:`_send_due_views` builds (``Connection.view_due``)."""
+        self._sending_due: asyncio.Handle | None = None
         service.add_listener(self.broadcast)
         service.board_watching = self.has_board
 
@@ -481,7 +486,42 @@ class Hub:
                     self._post(connection, text)
                 connection.seen = change.number
                 return
-        self._send_view(live, connection, frames)
+        if connection.is_board:
+            self._send_view(live, connection, frames)
+        else:
+            self._defer_view(live, connection, frames)
+
+    def _defer_view(self, live: LiveRoom, connection: Connection, frames: Frames) -> None:
+        """A phone's whole view, built once the changes at hand have reached the boards:
+        a round resolved in many rooms at once (one commit acknowledges the last seals of
+        them all) reaches every board before any phone's view of it is built, six of a
+        room's seven, so a board waits for the other rooms' boards only. The phones wait
+        for the board's show anyway. Built from the room as it then stands, it also covers
+        any change made meanwhile."""
+        if connection.view_due:
+            return
+        connection.view_due = True
+        self._due_views[connection] = live, frames
+        if self._sending_due is None:
+            self._sending_due = asyncio.get_running_loop().call_soon(self._send_due_views)
+
+    def _send_due_views(self) -> None:
+        self._sending_due = None
+        due, self._due_views = self._due_views, {}
+        fresh: dict[str, Frames] = {}
+        for connection, (live, frames) in due.items():
+            connection.view_due = False
+            if connection.seen >= live.changes or connection not in self._rooms.get(
+                connection.code, ()
+            ):
+                continue  # a view sent meanwhile (a ping's), or the socket is gone
+            if frames.number != live.changes:  # the room changed since: its views of now
+                frames = fresh.get(live.code) or Frames(live.changes)
+                fresh[live.code] = frames
+            try:
+                self._send_view(live, connection, frames)
+            except Exception:  # one socket's fault must not keep the others' views
+                log.exception("the view of a phone of room %s was not sent", connection.code)
 
     @staticmethod
     def _notice_will_do(live: LiveRoom, connection: Connection, change: Change) -> bool:
