@@ -7,13 +7,17 @@ server's socket offers the same ``send_text_now`` (tests/test_socket_protocol.py
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from typing import Any
 
+from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketState
 
 from app.hub import Close, Connection, Hub
 from app.socket_protocol import SEND_NOW
+from tests.live import room_service
+from tests.play import create_room, join
 
 
 class Socket:
@@ -146,3 +150,57 @@ def test_a_socket_gone_mid_write_is_cut_and_the_others_still_get_theirs() -> Non
         assert gone.writes == [] and other.writes == [["a"]]
 
     asyncio.run(run())
+
+
+class LoggedSocket(Socket):
+    """A socket that also writes what reaches it, with its name, to a log that several
+    sockets share: the order in which they were written to."""
+
+    def __init__(self, log: list[tuple[str, str]], name: str) -> None:
+        super().__init__()
+        self.log, self.name = log, name
+
+    def send_text_now(self, texts: list[str]) -> bool:
+        taken = super().send_text_now(texts)
+        self.log.extend((self.name, text) for text in texts)
+        return taken
+
+
+def test_a_change_in_many_rooms_at_once_reaches_every_board_before_any_phone(
+    client: TestClient,
+) -> None:
+    """One commit acknowledges the last seals of many rooms together: the boards, what the
+    whole room watches, must not wait while every phone's whole view is built first."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    service = room_service(client)
+    rooms: dict[str, list[str | None]] = {}
+    for _ in range(3):
+        code = create_room(client)["code"]
+        rooms[code] = [None, *(join(client, code, name)["token"] for name in ("Ann", "Ben"))]
+    written: list[tuple[str, str]] = []
+
+    async def run() -> None:
+        lives = [await service.room(code) for code in rooms]
+        connections = []
+        for live in lives:
+            for token in rooms[live.code]:
+                name = "board" if token is None else "phone"
+                socket = LoggedSocket(written, name)
+                connection = Connection(socket, live.code, token=token)  # type: ignore[arg-type]
+                hub.connect(live, connection)
+                connections.append(connection)
+        await turns(10)
+        written.clear()
+        for live in lives:  # in one turn of the event loop, as one commit's rooms go on
+            service.tell(live)
+        await turns(10)
+        for connection in connections:
+            hub.disconnect(connection)
+
+    assert client.portal is not None
+    client.portal.call(run)
+    order = [name for name, _text in written]
+    assert order.count("board") == 3 and order.count("phone") == 6, order
+    assert order.index("phone") > max(i for i, name in enumerate(order) if name == "board"), order
+    views = [json.loads(text) for _name, text in written]
+    assert all(view["type"] == "view" for view in views), views
