@@ -90,6 +90,10 @@ def test_a_page_still_deciding_differs_only_in_its_version_after_a_quiet_seal(
             for position, drawn in before.items():
                 after = page(client, live, position)
                 assert after != drawn, "the version shows the seal"
+                if position in heard[-1].narrowed:
+                    # Its options narrowed (a colour taken): its sheet is drawn again.
+                    assert without_version(after) != without_version(drawn), (game, number)
+                    continue
                 assert without_version(after) == without_version(drawn), (game, number, position)
                 checked += 1
     assert checked >= 3, f"only {checked} quiet seals with a page still deciding"

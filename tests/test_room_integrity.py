@@ -310,9 +310,15 @@ def test_another_seat_sealing_does_not_make_a_sheet_stale(client: TestClient) ->
         character = sheet["prompt"]["characters"][0]
         taken = {"colour": bens["colour"], "character": character}
         socket.send_json({"type": "order", "order": taken, "version": 0, "match": 1})
-        while (frame := next_frame(socket))["type"] == "view":
-            pass
+        notices = []
+        while (frame := next_frame(socket))["type"] in ("view", "sealed"):
+            if frame["type"] == "sealed":
+                notices.append(frame)
         assert frame["type"] == "error" and frame["code"] == "COLOUR_TAKEN", frame
+        # Ben's pick was told small, with Ann's prompt narrowed: the colour gone from it.
+        assert [n["seat"] for n in notices] == [1], notices
+        narrowed = [op["value"] for op in notices[0]["patch"] if op["path"] == "/prompt"]
+        assert narrowed and bens["colour"] not in narrowed[0]["colours"], notices
         free = next(c for c in sheet["prompt"]["colours"] if c != bens["colour"])
         kept = {"colour": free, "character": character}
         socket.send_json({"type": "order", "order": kept, "version": 0, "match": 1})
