@@ -9,6 +9,8 @@ from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import Protocol
+from websockets.streams import StreamReader
 
 SEND_NOW = "pecet.send_text_now"
 """The ASGI scope's extension under which a socket served by :class:`SocketProtocol` offers
@@ -90,7 +92,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
     without the handshake once it is answered: uvicorn kept its request and response,
     headers and all, for as long as the socket lived, and reads them only to answer the
     handshake (``handle_connect``, and ``send`` of the accept; what the app reads of the
-    request stays in the ASGI scope)."""
+    request stays in the ASGI scope). websockets' parser kept the request too (below)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -108,6 +110,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if message["type"] == "websocket.accept" and self.handshake_complete:
             del self.request, self.response
+            release_handshake(self.conn)
 
     def send_text_now(self, texts: list[str]) -> bool:
         """Hand text frames to the transport at once, in one write, as ``send`` of a
@@ -128,3 +131,23 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+def release_handshake(connection: Any) -> None:
+    """Let go of the handshake request that websockets' server parser holds: it parses the
+    request, then the frames in the same generator, whose frame keeps the request (its
+    headers, about 3 KiB a socket) for the socket's whole life. Once the handshake is
+    answered the parser is replaced by websockets' own frame parser, started afresh, but
+    only while it waits between two frames: then that fresh parser is in the very state
+    the old one was in (everything else it reads from lives on the connection). In any
+    other state, or in a websockets whose parser is laid out otherwise, it is left as it
+    is: the socket works either way, it only weighs more."""
+    frames = getattr(connection.parser, "gi_yieldfrom", None)
+    waiting = getattr(frames, "gi_yieldfrom", None)
+    if (
+        getattr(frames, "gi_code", None) is Protocol.parse.__code__
+        and getattr(waiting, "gi_code", None) is StreamReader.at_eof.__code__
+    ):
+        parser = Protocol.parse(connection)
+        next(parser)  # started, as websockets starts its own
+        connection.parser = parser

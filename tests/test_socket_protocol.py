@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import socket
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 import uvicorn
 import websockets
 from starlette.websockets import WebSocket, WebSocketDisconnect
+from websockets.http11 import Request
 
 from app.socket_protocol import SEND_NOW, Flag, Inbox, SocketProtocol
 from tests.services import free_port
@@ -182,6 +185,53 @@ def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() 
                     break
                 await asyncio.sleep(0.01)
             assert not server.server_state.connections
+
+    asyncio.run(run())
+
+
+def test_a_socket_keeps_nothing_of_its_handshake_request_and_still_reads_frames() -> None:
+    """websockets' server parser held the handshake request for the socket's life (the
+    request parsed, then the frames, in one generator): once the handshake is answered no
+    request of this client is alive on the server, and frames of every size (one split over
+    several TCP writes too) still arrive whole."""
+
+    async def run() -> None:
+        marker = uuid.uuid4().hex
+        async with echo_server() as (_server, port):
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/", additional_headers={"X-Marker": marker}
+            ) as client:
+                await client.send("hello")
+                assert await asyncio.wait_for(client.recv(), 5) == "hello"
+                gc.collect()
+                held = [
+                    o
+                    for o in gc.get_objects()
+                    if isinstance(o, Request) and o.headers.get("X-Marker") == marker
+                ]
+                assert held == [client.request], "the server still holds the request"
+                for size in (1, 125, 126, 70_000):
+                    await client.send("x" * size)
+                    assert await asyncio.wait_for(client.recv(), 5) == "x" * size
+            # A frame whose bytes come in pieces, as a slow phone's do.
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                b"Sec-WebSocket-Version: 13\r\n\r\n"
+            )
+            answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            assert answer.startswith(b"HTTP/1.1 101"), answer
+            mask = b"\x01\x02\x03\x04"
+            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(b"pieces"))
+            frame = b"\x81" + bytes([0x80 | 6]) + mask + payload
+            for piece in (frame[:1], frame[1:4], frame[4:]):
+                writer.write(piece)
+                await writer.drain()
+                await asyncio.sleep(0.01)  # each piece in its own read
+            echoed = await asyncio.wait_for(reader.readexactly(2 + 6), 5)
+            assert echoed == b"\x81\x06pieces"
+            writer.close()
 
     asyncio.run(run())
 
