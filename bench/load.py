@@ -57,6 +57,7 @@ from urllib.parse import urlencode
 import httpx
 import redis
 from sqlalchemy.engine import make_url
+from start import compile_bytecode  # bench/start.py, beside this script
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -1514,6 +1515,9 @@ def run(args: argparse.Namespace) -> JSON:
         "processes": processes,
         "database": _database_label(args.database_url, processes),
     }
+    # As `make run` serves it; compiling at the start would also leave freed memory that the
+    # first rooms take over, and their RSS would look smaller than it is.
+    compile_bytecode()
     with (
         tempfile.TemporaryDirectory(prefix="pecet-bench-") as folder,
         serving(Path(folder), processes, args.step_seconds, args.database_url) as group,
