@@ -393,8 +393,10 @@ def option_groups(options: list[JSON]) -> list[JSON]:
         elif len(cards) == 1 and cards[0]:
             key, head = f"card:{cards[0]['id']}", {"hero": None, "cards": cards}
         elif option["kind"] == "peek":
+            # G8.2: looking commits the player, so the row says so before the tap.
             label = i18n.gettext(
-                "No hero of the location's guild in the row: look at the top of the hero deck"
+                "No hero of the location's guild in the row: look at the top of the hero deck "
+                "and recruit one of the heroes you see"
             )
             key, head = "peek", {"hero": None, "cards": [], "label": label}
         else:

@@ -243,7 +243,8 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
     and a look at the hero deck from a location whose guild has no hero in the row) were a
     list of tall options whose last ones, "Don't recruit" among them, sat below the first
     screen: now a row per hero with a button per route, and the looks at the deck in a row of
-    their own, every button on the first screen."""
+    their own, every button on the first screen, the row saying that a look commits the
+    player to recruit one of the heroes seen (G8.2)."""
     state = recruit_routes(face_up)
     prompt = RULES.prompt(state, 0)
     assert prompt is not None
@@ -271,6 +272,14 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
                 assert peek.inner_text().strip() == location_name(order["location"])
             looked = RULES.submit(copy.deepcopy(state), 0, order)
             assert looked.pending == order
+            # G8.2: looking commits the player to recruit one of the heroes seen; the row
+            # of looks says so before the tap.
+            with i18n.use_language(lang):
+                commits = i18n.gettext(
+                    "No hero of the location's guild in the row: look at the top of the hero "
+                    "deck and recruit one of the heroes you see"
+                )
+            expect(page.locator("[data-testid=option-group] .lg-group-label")).to_have_text(commits)
 
 
 WORDS_ON_LINES_JS = """(button) => {
