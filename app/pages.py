@@ -322,9 +322,12 @@ def shown_payload(payload: Mapping[str, Any]) -> JSON:
 
 
 def proof_rows(payload: Mapping[str, Any], proofs: list[Mapping[str, Any]]) -> list[JSON]:
-    """Sealed-order proofs as the screens list them; the browser checks each (static/proofs.js)."""
+    """Sealed-order proofs as the screens list them, each with its game's label of the
+    decision it was; the browser checks each (static/proofs.js). Call inside
+    ``i18n.use_language``."""
     names = seat_names(payload)
     seats = engine_seats(payload)
+    screens = screens_for(str(payload["game"])) if payload.get("game") else None
     rows = []
     for proof in proofs:
         seat = proof.get("seat")
@@ -341,6 +344,9 @@ def proof_rows(payload: Mapping[str, Any], proofs: list[Mapping[str, Any]]) -> l
                 "salt": str(proof.get("salt") or ""),
                 "order": proof.get("order"),
                 "order_text": canonical_json(proof.get("order")),
+                "label": screens.proof_label(order)
+                if screens is not None and isinstance(order := proof.get("order"), Mapping)
+                else "",
             }
         )
     return rows
@@ -1842,6 +1848,7 @@ def render_replay_step(
         seat_of = context["you"]["player"] if phone else None
         step_lines = round_lines(game, facts["events"], payload, seat_of)
         labels = {r["round"]: screens_for(game).round_label(r["round"]) for r in facts["rounds"]}
+        proofs = proof_rows(payload, facts["proofs"])
     return render(
         "fragments/replay_step.html",
         lang,
@@ -1853,7 +1860,7 @@ def render_replay_step(
         step=facts,
         step_lines=step_lines,
         round_labels=labels,
-        proofs=proof_rows(payload, facts["proofs"]),
+        proofs=proofs,
         **context,
     )
 

@@ -780,7 +780,49 @@ def test_sealed_seats_show_their_commitment_and_revealed_orders_their_proof() ->
     )
 
 
-# ------------------------------------------------------------------ replays (issue 9)
+def test_a_legions_turns_proofs_each_name_the_decision_they_were() -> None:
+    """A Legions turn proves 8 to 10 orders, several of each player: each proof names its
+    decision (in the reader's language), so that a player finds the fingerprint their phone
+    showed; where a player seals one order a round, the proof is the name alone."""
+    legions = {"game": "legions", "seats": [{"seat": 0, "name": "Ana"}, {"seat": 1, "name": "Bo"}]}
+    orders = [
+        {"kind": "seal", "legion": "L12"},
+        {"kind": "place", "location": "Y"},
+        {"kind": "peek", "location": "R"},
+        {"kind": "skip"},
+    ]
+    proofs = [
+        {"seat": n % 2, "order": o, "salt": "ab", "commitment": "c" * 64}
+        for n, o in enumerate(orders)
+    ]
+    with i18n.use_language("en"):
+        labels = [row["label"] for row in pages.proof_rows(legions, proofs)]
+    assert labels == [
+        "the sealed legion",
+        "placing a legion",
+        "a look at the hero deck",
+        "a step skipped",
+    ]
+    with i18n.use_language("cs"):
+        czech = [row["label"] for row in pages.proof_rows(legions, proofs)]
+    assert czech[0] == "zapečetěná legie" and all(czech)
+    # Every order kind the Legions engine takes has its label.
+    from engine.legions.rules import _PUBLIC_ORDER_KINDS, _SECRET_ORDER_KINDS
+
+    with i18n.use_language("en"):
+        kinds = sorted(_PUBLIC_ORDER_KINDS | _SECRET_ORDER_KINDS | {"power"})
+        unlabelled = [
+            kind
+            for kind in kinds
+            if not pages.proof_rows(legions, [{"seat": 0, "order": {"kind": kind}}])[0]["label"]
+        ]
+    assert unlabelled == []
+    for game in ("heirs", "hidden_leaders"):
+        with i18n.use_language("en"):
+            (row,) = pages.proof_rows(
+                {**legions, "game": game}, [{"seat": 0, "order": {"kind": "x"}}]
+            )
+        assert row["label"] == ""
 
 
 def finished_heirs_room(client: TestClient) -> tuple[str, str, str]:

@@ -86,6 +86,11 @@ class GameScreens(Protocol):
         """An engine refusal (``IllegalOrder`` ``code`` and ``params``) as a sentence in the
         current language; ``None`` for a code the game does not know (issue 13.10)."""
 
+    def proof_label(self, order: Mapping[str, Any]) -> str:
+        """What a revealed sealed order decided, in a few translated words beside its proof,
+        where a round proves several orders of one player; empty where each player seals
+        one order a round and the name alone tells the proofs apart."""
+
 
 def seat_names(payload: Mapping[str, Any]) -> dict[int, str]:
     """Names by the game's own seat numbers (a round robin's match seats only two players)."""

@@ -1497,6 +1497,9 @@ class HeirsScreens:
     def refusal_text(self, code: str, params: Mapping[str, Any]) -> str | None:
         return refusal_text(code, params)
 
+    def proof_label(self, order: Mapping[str, Any]) -> str:
+        return ""  # one sealed order an heir a round (and one setup choice)
+
 
 def refusal_text(code: str, params: Mapping[str, Any]) -> str | None:
     """An engine refusal (H21 codes) in the current language, after the order part at fault

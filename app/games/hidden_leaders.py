@@ -297,6 +297,9 @@ class HiddenLeadersScreens:
     def refusal_text(self, code: str, params: Mapping[str, Any]) -> str | None:
         return refusal_text(code, params)
 
+    def proof_label(self, order: Mapping[str, Any]) -> str:
+        return ""  # a turn resolves one player's one order
+
 
 def refusal_text(code: str, params: Mapping[str, Any]) -> str | None:
     """An engine refusal in the current language (issue 13.10). Values the player typed

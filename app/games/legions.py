@@ -1154,6 +1154,32 @@ class LegionsScreens:
         phone's sheet beside the message shows them (issue 13.10)."""
         return _refusal_texts().get(code)
 
+    def proof_label(self, order: Mapping[str, Any]) -> str:
+        """A turn proves 8 to 10 orders, each player's every decision (G4–G10): each proof
+        says which decision it was, so that a player finds the one their phone showed."""
+        return _proof_labels().get(str(order.get("kind")), "")
+
+
+def _proof_labels() -> dict[str, str]:
+    """Order kind → the decision it was, as a proof's label."""
+    return {
+        "seal": i18n.gettext("the sealed legion"),
+        "place": i18n.gettext("placing a legion"),
+        "collect": i18n.gettext("collecting"),
+        "collect_all": i18n.gettext("collecting"),
+        "skip": i18n.gettext("a step skipped"),
+        "recruit": i18n.gettext("recruiting"),
+        "peek": i18n.gettext("a look at the hero deck"),
+        "choose_hero": i18n.gettext("recruiting"),
+        "under": i18n.gettext("legions under the hero"),
+        "power": i18n.gettext("a hero's power"),
+        "arrange": i18n.gettext("the order of the legion deck"),
+        "take": i18n.gettext("taking a legion"),
+        "attack": i18n.gettext("the attack"),
+        "shield": i18n.gettext("the Shield"),
+        "stratagem": i18n.gettext("a stratagem"),
+    }
+
 
 def _refusal_texts() -> dict[str, str]:
     return {
