@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
@@ -791,7 +792,7 @@ def test_a_legions_turns_proofs_each_name_the_decision_they_were() -> None:
         {"kind": "peek", "location": "R"},
         {"kind": "skip"},
     ]
-    proofs = [
+    proofs: list[Mapping[str, Any]] = [
         {"seat": n % 2, "order": o, "salt": "ab", "commitment": "c" * 64}
         for n, o in enumerate(orders)
     ]
