@@ -11,12 +11,15 @@ import httpx
 import pytest
 from playwright.sync_api import WebSocket, expect, sync_playwright
 
-from tests.browser.kit import launch
+from tests.browser.kit import launch, watch_frames
 from tests.browser.test_heirs_browser import setup_of_two
 from tests.browser.test_reveal_browser import auth, seat_token
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
+
+FIRST_FRAME_DRAWN_JS = """() =>
+  (window.__pecetFrames || []).some(frame => frame[1] === "AfterMessage")"""
 
 RECORD_TAPPABLE_SHEETS_JS = """() => {
   // From the order's send on: how often a setup sheet that takes a tap stood on the page.
@@ -41,7 +44,11 @@ def test_a_pick_that_comes_in_during_a_tap_does_not_swallow_it(server: ServerPro
             character = ema.locator('input[name="character"]').first.get_attribute("value")
             sockets: list[WebSocket] = []
             ota.on("websocket", lambda socket: sockets.append(socket))
+            watch_frames(ota)
             ota.reload()  # its socket, watched from the start
+            # The socket's first frame draws the sheet again: a pick made before it was
+            # undone and a button taken before it was gone (once in CI, under load).
+            ota.wait_for_function(FIRST_FRAME_DRAWN_JS)
             expect(ota.locator("[data-testid=setup-form]")).to_be_visible()
             ota.locator(f'.hx-colour:has(input[value="{colours[0]}"])').click()
 
