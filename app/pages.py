@@ -524,6 +524,10 @@ def log_context(
             number = (int(history[-1].get("round") or 0) + 1) if history else 0
         group = add(number, round_lines(game, [*marks, *newest], payload, seat))
     proofs = reveal_proofs(payload)
+    if group is None and groups:
+        # Shown to its end, the newest resolution is the last round of the history: its
+        # proofs go there (they had no group then, and the live log showed none).
+        group = groups[-1]
     if proofs and group is not None:
         group["proofs"] = proofs
     seats = engine_seats(payload)

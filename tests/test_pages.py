@@ -781,6 +781,42 @@ def test_sealed_seats_show_their_commitment_and_revealed_orders_their_proof() ->
     )
 
 
+def test_a_played_orders_proof_stays_in_the_live_log_once_its_show_has_ended(
+    client: TestClient,
+) -> None:
+    """A Hidden Leaders TAKE is public once played (its proof is revealed): once the board
+    has shown it to the end, the resolution is the last round of the log, and its proof
+    stands there on the board and on both phones, until the next order is played. It was
+    on none of them: only the replay page showed the proofs."""
+    import time
+
+    code, host, tokens = started_room(client)
+    board = client.get(f"/api/rooms/{code}").json()
+    (seat,) = board["to_act"]
+    prompt = my_view(client, code, tokens[seat])["prompt"]
+    assert prompt["kind"] == "take"
+    from tests.play import order_from_prompt
+
+    sealed = client.post(
+        f"/api/rooms/{code}/orders", json=order_from_prompt(prompt), headers=auth(tokens[seat])
+    )
+    assert sealed.is_success, sealed.text
+    deadline = time.monotonic() + 10
+    while (room := client.get(f"/api/rooms/{code}").json())["show"] or not room["reveals"]:
+        assert time.monotonic() < deadline, "the TAKE was not played and shown"
+        time.sleep(0.02)
+    (commitment,) = [reveal["commitment"] for reveal in room["reveals"].values()]
+    client.cookies.set(f"pecet_host_{code}", host)
+    pages_of = {"board": client.get(f"/b/{code}").text}
+    client.cookies.clear()
+    for number, token in enumerate(tokens):
+        client.cookies.set(f"pecet_seat_{code}", token)
+        pages_of[f"phone {number}"] = client.get(f"/r/{code}").text
+        client.cookies.clear()
+    for page, html in pages_of.items():
+        assert f'data-testid="proof" data-commitment="{commitment}"' in html, page
+
+
 def test_a_legions_turns_proofs_each_name_the_decision_they_were() -> None:
     """A Legions turn proves 8 to 10 orders, several of each player: each proof names its
     decision (in the reader's language), so that a player finds the fingerprint their phone

@@ -252,7 +252,7 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
             for page, lang in ((board, "en"), (czech, "cs")):
                 expect(page.locator("[data-testid=ending]")).to_be_visible(timeout=60_000)
                 keep_screenshot(page, shots / f"end-{lang}.png")
-                expect(page.locator("[data-testid=history] li").last).to_be_in_viewport()
+                expect(page.locator("[data-testid=history] ol > li").last).to_be_in_viewport()
                 faults += screen_faults(page, f"{lang} end")
                 faults += table_faults(page, "[data-testid=ending]", council, f"{lang} TV table")
                 # The end panel holds its table, the ready line and "Watch again" without
@@ -260,7 +260,8 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
                 cut = page.evaluate(HEIRS_END_CUT_JS)
                 if cut:
                     faults.append(f"{lang} end: scrolled out of the end panel: {cut}")
-            expect(board.locator("[data-testid=history] li").last).to_contain_text("The game ends")
+            last_line = board.locator("[data-testid=history] ol > li").last
+            expect(last_line).to_contain_text("The game ends")
             expect(anna.locator("[data-testid=phone-ending]")).to_be_visible(timeout=TIMEOUT_MS)
             keep_screenshot(anna, shots / "end-phone-en.png", full_page=True)
             faults += table_faults(anna, "[data-testid=phone-ending]", council, "phone table")
