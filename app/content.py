@@ -97,9 +97,13 @@ def content_text(game: str, kind: str, item_id: str | None, variants: Sequence[s
         return ""
     context = f"{game} {kind}"
     if entry.text_plural:
-        text = i18n.npgettext(context, entry.text, entry.text_plural, entry.number)
-        return text % {"n": entry.number}
-    return i18n.pgettext(context, entry.text)
+        text = i18n.npgettext(context, entry.text, entry.text_plural, entry.number) % {
+            "n": entry.number
+        }
+    else:
+        text = i18n.pgettext(context, entry.text)
+    # "+10 %" is one value: a narrow phone broke the line between the number and its sign.
+    return text.replace(" %", "\u00a0%")
 
 
 # ------------------------------------------------------------------ the extractor

@@ -105,6 +105,14 @@ def test_a_variant_gives_the_text_its_own_number() -> None:
         assert "každých 5 vojáků" in character_text("elf", ["elf_per_5"])
 
 
+def test_a_percentage_keeps_its_sign_on_the_line_in_every_language() -> None:
+    """ "+10 %" is one value: on a 360 px phone the line broke between "+10" and "%"."""
+    for lang in i18n.LANGUAGES:
+        with i18n.use_language(lang):
+            text = content_text("heirs", "artifact", "quiver_of_the_wind")
+        assert "10\u00a0%" in text and "10 %" not in text, (lang, text)
+
+
 def sheet(name: str) -> str | None:
     """An original rules sheet (``../shared/seeds-original``), where the checkout has it."""
     path = SHEETS / name

@@ -675,3 +675,30 @@ def test_g6_4_the_attackers_take_says_where_the_legion_left_sends_the_attack() -
             if rules.ready(state):
                 state, _events = rules.resolve(state)
     assert checked["first"] > 10 and checked["second"] > 10, checked
+
+
+def test_g10_1_step_2_says_why_only_dont_recruit_is_offered_and_whether_a_stratagem_recruits() -> (
+    None
+):
+    """Step 2 stays open while a stratagem is unused (G10.1): with no hero to recruit the
+    usual way, the phone says why "Don't recruit" is the only other answer. With Royal
+    Summons (K2: recruit with 2 legions at one location) it said no hero could be recruited
+    beside a way to recruit one; it now says only the stratagem can."""
+    skip = {"order": {"kind": "skip"}}
+
+    def why(stratagem: str) -> str:
+        used = {"order": {"kind": "stratagem", "stratagem": stratagem}, "stratagem": True}
+        prompt = {"kind": "recruit", "seat": 0, "options": [skip, used]}
+        return screens._no_hero_now(prompt, [{"kind": "skip"}])
+
+    with i18n.use_language("en"):
+        assert why("K2") == "Only your stratagem can recruit a hero now."
+        assert why("K3") == "You cannot recruit a hero now."
+        # A hero to recruit, or no stratagem beside "Don't recruit": nothing to explain.
+        assert (
+            screens._no_hero_now({"kind": "recruit", "options": [skip]}, [{"kind": "skip"}]) == ""
+        )
+        recruit = {"kind": "recruit"}
+        assert screens._no_hero_now({"kind": "recruit", "options": [skip]}, [recruit]) == ""
+    with i18n.use_language("cs"):
+        assert why("K2") == "Hrdinu teď můžeš najmout jen svou lstí."

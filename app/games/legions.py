@@ -956,6 +956,24 @@ def final_context(
     }
 
 
+def _no_hero_now(prompt: Mapping[str, Any] | None, options: list[JSON]) -> str:
+    """Why step 2 offers only "Don't recruit" besides a stratagem (G10.1 keeps the step open
+    while one is unused); empty when it offers more, or nothing else at all. K2 recruits
+    with 2 legions at one location: with it, only the usual way is closed."""
+    if (prompt or {}).get("kind") != "recruit" or [o["kind"] for o in options] != ["skip"]:
+        return ""
+    stratagems = [
+        o["order"].get("stratagem")
+        for o in (prompt or {}).get("options", [])
+        if o["order"].get("kind") == "stratagem"
+    ]
+    if not stratagems:
+        return ""
+    if "K2" in stratagems:
+        return i18n.gettext("Only your stratagem can recruit a hero now.")
+    return i18n.gettext("You cannot recruit a hero now.")
+
+
 def phone_context(
     payload: Mapping[str, Any], view: Mapping[str, Any], seat: int, sides: list[JSON]
 ) -> dict[str, Any]:
@@ -1056,9 +1074,7 @@ def phone_context(
         and options[0]["kind"] == "skip",
         # The same step with a stratagem to use: the phone waits for the player, and says
         # why "Don't recruit" is the only other answer.
-        "no_hero_now": (prompt or {}).get("kind") == "recruit"
-        and bool(stratagem_options)
-        and [o["kind"] for o in options] == ["skip"],
+        "no_hero_now": _no_hero_now(prompt, options),
         "prompt_legion": card_info((prompt or {}).get("legion")),
         "waiting_for": waiting_for,
         "timer_move": timer_move_text(payload.get("timer_order")),
