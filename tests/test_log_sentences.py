@@ -68,6 +68,14 @@ def test_a_legion_taken_or_placed_keeps_its_name_in_the_nominative() -> None:
     assert placed == f"Nekrotábor klade legii {card} (Trh)"
 
 
+def test_a_legion_without_a_reward_is_named_without_an_empty_one() -> None:
+    """A legion worth nothing read "places 1 Merchants (—) at the Fields" in the log."""
+    with i18n.use_language("en"):
+        plain, banner = legions.card_text("L01"), legions.card_text("L08")
+    assert plain.startswith("1 ") and "(" not in plain and "—" not in plain
+    assert banner.endswith("(banner)")
+
+
 def test_a_colour_taken_keeps_its_name_in_the_nominative() -> None:
     """Czech: "bere barvu červená" put the colour's name where the sentence wants another
     case; after a colon the nominative is right, as in the phone's own "Bereš si barvu: …"."""

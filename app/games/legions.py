@@ -151,9 +151,13 @@ def card_info(card: Mapping[str, Any] | str | None) -> JSON | None:
 
 
 def card_text(card: Mapping[str, Any] | str | None) -> str:
+    """A legion in a sentence: number, guild and its reward, if it has one ("5 Farmers",
+    not "5 Farmers (—)")."""
     info = card_info(card)
     if info is None:
         return ""
+    if not (info["vp"] or info["banner"]):
+        return f"{info['number']} {info['guild_name']}"
     return f"{info['number']} {info['guild_name']} ({info['reward']})"
 
 
