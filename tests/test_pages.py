@@ -989,6 +989,10 @@ def test_every_step_of_a_card_game_replays_on_the_tv(client: TestClient, game: s
         fragment = client.get(f"/b/{code}/replay/1/step/{index}")
         assert fragment.status_code == 200, index
         assert "render_failed" not in fragment.text
+    # The first step is the game as set out: said so, not "nothing happens in this step".
+    first = client.get(f"/b/{code}/replay/1/step/0").text
+    assert "The game as it was set out, before the first order." in first
+    assert "Nothing the room sees happens" not in first
     last = client.get(f"/b/{code}/replay/1/step/{len(steps) - 1}").text
     assert ('data-testid="final"' in last) or ('data-testid="banner"' in last)
     # The proofs of the last round come with what the browser needs to check them; the
