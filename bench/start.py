@@ -27,6 +27,7 @@ import shutil
 import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -292,7 +293,7 @@ def compile_bytecode() -> None:
     editable install leaves them uncompiled, and with ``PYTHONDONTWRITEBYTECODE`` set every
     start would compile them again (about 200 ms), which is not what a player waits for."""
     subprocess.run(
-        [str(PYTHON), "-m", "compileall", "-q", "app", "engine"], cwd=PROJECT_DIR, check=True
+        [sys.executable, "-m", "compileall", "-q", "app", "engine"], cwd=PROJECT_DIR, check=True
     )
 
 
