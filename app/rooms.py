@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Table, bindparam, delete
 from sqlalchemy.engine import Engine
+from sqlalchemy.sql.expression import Executable
 from sqlmodel import Session, col, select
 
 from app import i18n, names, proofs
@@ -58,7 +59,7 @@ from app.models import Match, OrderLog, Prediction, Resolution, Room, Seat, utcn
 from app.payloads import Payloads
 from app.ratelimit import Throttle
 from app.scheduler import Scheduler
-from app.store import Store
+from app.store import Statements, Store
 from engine.core import (
     JSON,
     IllegalOrder,
@@ -1111,18 +1112,16 @@ class RoomService:
                 updated_at=now, status="finished", standings_mode="auto", result_at=result_at
             )
 
-        def write(session: Session) -> None:
-            # Plain table statements: the ORM's bulk paths cost more than the SQL itself.
-            session.execute(INSERT_ORDER, order_row)
-            if resolution_row is not None:
-                session.execute(INSERT_RESOLUTION, resolution_row)
-            if match_row:
-                session.execute(UPDATE_MATCH, {**match_row, "match_row_id": match.row_id})
-            if room_row:
-                session.execute(UPDATE_ROOM, {**room_row, "room_row_id": live.row_id})
-
+        # Plain table statements: the ORM's bulk paths cost more than the SQL itself.
+        write: list[tuple[Executable, JSON]] = [(INSERT_ORDER, order_row)]
+        if resolution_row is not None:
+            write.append((INSERT_RESOLUTION, resolution_row))
+        if match_row:
+            write.append((UPDATE_MATCH, {**match_row, "match_row_id": match.row_id}))
+        if room_row:
+            write.append((UPDATE_ROOM, {**room_row, "room_row_id": live.row_id}))
         try:
-            await self.store.write(write)
+            await self.store.write(Statements(write))
         except Exception:
             match.deadline_at, match.timer_left = before[0], before[1]
             match.show_started_at, match.show_elapsed = before[2], before[3]
@@ -1197,12 +1196,12 @@ class RoomService:
         # The last round played out: the result is on the board from now on.
         result_at = live.result_at if playing else self.clock.now()
 
-        def write(session: Session) -> None:
-            session.execute(UPDATE_MATCH, {**row, "match_row_id": match.row_id})
-            if not playing:
-                session.execute(UPDATE_ROOM, {"result_at": result_at, "room_row_id": live.row_id})
-
-        await self.store.write(write)
+        write: list[tuple[Executable, JSON]] = [
+            (UPDATE_MATCH, {**row, "match_row_id": match.row_id})
+        ]
+        if not playing:
+            write.append((UPDATE_ROOM, {"result_at": result_at, "room_row_id": live.row_id}))
+        await self.store.write(Statements(write))
         match.show_started_at = match.show_elapsed = None
         match.step_views.clear()
         match.deadline_at, match.timer_left = deadline_at, timer_left
@@ -1368,10 +1367,9 @@ class RoomService:
         async with self.hold(live):
             mode = "shown" if shown else "hidden"
 
-            def write(session: Session) -> None:
-                session.execute(UPDATE_ROOM, {"standings_mode": mode, "room_row_id": live.row_id})
-
-            await self.store.write(write)
+            await self.store.write(
+                Statements([(UPDATE_ROOM, {"standings_mode": mode, "room_row_id": live.row_id})])
+            )
             live.standings_mode = mode
             self.changed(live)
 
