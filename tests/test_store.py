@@ -54,7 +54,7 @@ class Executions:
         self.commits += 1
 
 
-def rows(engine: Engine) -> list[tuple[int, str, int]]:
+def rows(engine: Engine) -> list[tuple[Any, ...]]:
     with engine.connect() as connection:
         return [tuple(row) for row in connection.execute(select(PIECES).order_by(PIECES.c.id))]
 
@@ -114,7 +114,7 @@ def test_a_bad_unit_fails_alone_and_the_others_of_its_batch_are_committed(engine
         session.execute(INSERT, {"id": 7, "room": "by a function", "moves": 0})
         return "done"
 
-    async def play() -> list[Any]:
+    async def play() -> tuple[Any, ...]:
         return await asyncio.gather(
             store.write(Statements([(INSERT, {"id": 2, "room": "R2", "moves": 0})])),
             store.write(Statements([(INSERT, {"id": 1, "room": "again", "moves": 0})])),
