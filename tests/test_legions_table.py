@@ -337,6 +337,21 @@ def test_the_phones_say_it_is_the_last_turn_as_the_board_does(client: TestClient
     raise AssertionError("five games ended before their last turn")
 
 
+def test_each_phone_names_the_other_player_beside_their_score(client: TestClient) -> None:
+    """The score line of the other side says whose it is: the side's icon alone left a
+    newcomer to work out who sat there."""
+    code, _host, tokens = start_legions(client, sides=["king", "necro"])
+    for token, other, side in ((tokens[0], "Petr", "Necro-camp"), (tokens[1], "Ema", "King")):
+        client.cookies.set(f"pecet_seat_{code}", token)
+        page = client.get(f"/r/{code}").text
+        opponent = page[page.index('data-testid="opponent"') :].split("</span></span>")[0]
+        name = re.search(r'class="lg-them-name" title="([^"]*)">([^<]*)<', opponent)
+        assert name is not None, opponent
+        assert name.group(2) == other
+        assert name.group(1).startswith(f"{other} · ") and side in name.group(1)
+    client.cookies.clear()
+
+
 def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
     """Every phone and board page of a game renders (each prompt kind met is drawn)."""
     code, _host, tokens = start_legions(client, sides=["king", "necro"])
