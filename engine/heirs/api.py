@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeGuard, TypeVar
 
 from engine.core import (
@@ -264,8 +264,8 @@ class HeirsRules(HeirsEngine):
         steps: list[Step] = []
         cuts: list[tuple[int, HeirsState]] = []
 
-        def keep(working: HeirsState, first: int) -> None:
-            cuts.append((first, clone_state(working)))
+        def keep(working: HeirsState, first: int, untold: Sequence[Event]) -> None:
+            cuts.append((first, _as_told(clone_state(working), untold)))
 
         _final, events = HeirsEngine.resolve_round(self, state, on_step=keep)
         ends = [first for first, _ in cuts[1:]] + [len(events)]
@@ -909,3 +909,15 @@ class HeirsRules(HeirsEngine):
                 continue
             return candidate
         return {}
+
+
+def _as_told(snapshot: HeirsState, untold: Sequence[Event]) -> HeirsState:
+    """A step of the pass as its views may show it: the soldiers a Curse or Bribery whose
+    caster stays unknown took are still the target's until Dusk tells it (H11.7). Shown at
+    once, the target's phone would see its army shrink in the caster's step, under the
+    caster's pedestal, and so learn whom the sheet keeps unknown. The pass itself runs on
+    the real numbers (the effect is not delayed, H6): only what the steps show waits."""
+    for event in untold:
+        if event.kind == "trick_on_you" and event.data["soldiers"]:
+            snapshot.heirs[event.data["seat"]].soldiers += event.data["soldiers"]
+    return snapshot

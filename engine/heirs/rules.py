@@ -33,8 +33,9 @@ from engine.heirs.state import (
     clone_state,
 )
 
-StepCallback = Callable[[HeirsState, int], None]
-"""Told the working state and the index of a board step's first event (see resolve_round)."""
+StepCallback = Callable[[HeirsState, int, Sequence[Event]], None]
+"""Told the working state, the index of a board step's first event and the pass's tricks
+whose casters stay unknown and are not told yet (see resolve_round)."""
 
 EXPEDITIONS = ("move", "attack", "scout", "stay")
 CAPITAL_ASSAULT, INVASION, ATTACK_ON_HEIR = "capital_assault", "invasion", "attack"
@@ -1087,9 +1088,10 @@ class HeirsEngine:
         """The pass, Dusk and the next Dawn. ``until="pass"`` or ``"dusk"`` stops earlier
         (tests read a round's numbers before pay or income change them).
 
-        ``on_step(st, first)`` is called after each heir's pedestal step, after Dusk and
-        after Dawn, with the working state and the index of the step's first event: the
-        board plays the round out in these steps (H23)."""
+        ``on_step(st, first, untold)`` is called after each heir's pedestal step, after Dusk
+        and after Dawn, with the working state, the index of the step's first event and the
+        tricks told only at Dusk (H11.7; empty from Dusk on): the board plays the round out
+        in these steps (H23)."""
         st = clone_state(state)
         events: list[Event] = []
         rng = Rng(st.rng)
@@ -1121,7 +1123,7 @@ class HeirsEngine:
             Step(self, st, seat, order, ctx, events, rng, validate=False).run()
             if on_step is not None:
                 st.rng = rng.state
-                on_step(st, first)
+                on_step(st, first, ctx.untold)
         if until == "pass":
             events.extend(ctx.untold)
         else:
@@ -1129,13 +1131,13 @@ class HeirsEngine:
             self.dusk(st, events, rng, next_dawn=False, untold=ctx.untold)
             if on_step is not None:
                 st.rng = rng.state
-                on_step(st, first)
+                on_step(st, first, ())
             if until == "dawn" and st.outcome is None:
                 first = len(events)
                 self.dawn(st, events, rng)
                 if on_step is not None:
                     st.rng = rng.state
-                    on_step(st, first)
+                    on_step(st, first, ())
         st.rng = rng.state
         return st, events
 

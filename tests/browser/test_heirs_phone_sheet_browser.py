@@ -96,7 +96,7 @@ def engine_after(state: HeirsState, seat: int, order: JSON) -> tuple[int, ...]:
         st = HEIRS.submit(st, other, order if other == seat else {})
     steps: list[tuple[int, ...]] = []
 
-    def on_step(after: HeirsState, _first: int) -> None:
+    def on_step(after: HeirsState, _first: int, _untold: object) -> None:
         heir = after.heirs[seat]
         steps.append((heir.soldiers, heir.people, heir.gold, heir.knowledge))
 

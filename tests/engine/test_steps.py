@@ -355,6 +355,51 @@ def test_heirs_round_plays_out_in_several_steps() -> None:
     assert len(rules.resolve_steps(state)) > 1
 
 
+def cursed_round(caster: str, seed: int) -> tuple[Any, State]:
+    """Three heirs on pedestals 1–3; the first curses the third (10 soldiers, H11.3)."""
+    from engine.heirs.scenario import edit_heir, scenario, seal
+
+    rules = get_rules("heirs")
+    st = scenario(rules, 3, seed=seed)
+    st.rng = seed
+    hand = ["curse", "hired_knights", "war_cry"]
+    edit_heir(rules, st, 0, character=caster, knowledge=3, portraits=[2], hand=hand)
+    edit_heir(rules, st, 2, soldiers=10)
+    return rules, seal(rules, st, {0: {"trick": {"card": "curse", "target": 2}}})
+
+
+def test_heirs_h11_7_the_target_of_an_unknown_caster_sees_the_curse_at_dusk_not_in_its_step() -> (
+    None
+):
+    """H11.7: a Curse whose caster stays unknown is told to its target at Dusk. Its target's
+    own view in the steps of the pass kept the soldiers it took until then: shown in the
+    caster's step, under the caster's pedestal, the loss named the caster after all. The
+    pass itself runs on the real numbers, and the round ends as resolve() ends it."""
+    rules, state = cursed_round("thief", seed=1)  # the Thief is never exposed (H11.7)
+    before = rules.view(state, 2)["me"]
+    steps = rules.resolve_steps(state)
+    told = [i for i, step in enumerate(steps) for e in step.events if e.kind == "trick_on_you"]
+    assert len(told) == 1 and steps[told[0]].events[0].kind == "dusk"
+    seen = [rules.view(step.state, 2)["me"] for step in steps]
+    for mine in seen[: told[0]]:
+        assert mine["soldiers"] == 10
+    assert seen[0] == before, "the caster's step changed nothing the target sees"
+    assert seen[told[0]]["soldiers"] == 8  # the Thief's Curse: 2 soldiers (H11.6, no pay)
+    assert rules.to_json(steps[-1].state) == rules.to_json(rules.resolve(state)[0])
+
+
+def test_heirs_h11_7_an_exposed_casters_curse_shows_in_its_own_step() -> None:
+    """H11.7: given away, the Curse names its caster at once; its effect shows in that step."""
+    for seed in range(64):
+        rules, state = cursed_round("", seed)
+        steps = rules.resolve_steps(state)
+        on_target = [e for e in steps[0].events if e.kind == "trick_on_you"]
+        if on_target and on_target[0].data["caster"] == 0:
+            assert rules.view(steps[0].state, 2)["me"]["soldiers"] == 8
+            return
+    raise AssertionError("no exposed Curse in 64 seeds")
+
+
 # -- which orders are public ----------------------------------------------------------------
 
 
