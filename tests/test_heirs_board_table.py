@@ -59,6 +59,24 @@ def test_h23_a_battle_is_marked_from_its_own_step_to_the_end_of_the_round() -> N
     assert step_focus({"show": None, "playback": steps})["fought"] == set()
 
 
+def test_h12_8_a_beaten_defenders_retreat_is_lit_only_once_the_attacker_has_arrived() -> None:
+    """Where the defender retreats tells who won: that field is lit late (heirs.css), the
+    attacker's own field at once."""
+    steps = [
+        {
+            "events": [
+                {"kind": "step", "data": {"seat": 0}},
+                battle("R2-5"),
+                {"kind": "retreat", "data": {"seat": 1, "to": "R3-9"}},
+                {"kind": "move", "data": {"seat": 0, "to": "R2-5"}},
+            ]
+        }
+    ]
+    focus = step_focus({"show": {"round": 1}, "playback": steps})
+    assert focus["later"] == {"R3-9"} and "R3-9" not in focus["lit"]
+    assert focus["battle"] == {"R2-5"} and focus["active"] == 0
+
+
 def test_h19_3_tied_heirs_share_a_place_and_the_next_place_counts_them_all() -> None:
     """A ranking of 1, 2, 2: the heir after them is fourth, not third. The board's table
     shows under each column's points what they count ("1 × 6": one Sign worth 6)."""

@@ -780,11 +780,11 @@ def stay_line(step: Mapping[str, Any], names: Mapping[int, str], me: int | None 
 
 def step_focus(payload: Mapping[str, Any]) -> JSON:
     """What the board lights up while a show runs (or a replay steps through a match): the
-    step being shown (the newest entry of the playback), its heir, the field of its battle
-    and the fields it changed."""
+    step being shown (the newest entry of the playback), its heir, the field of its battle,
+    the fields it changed, and (``later``) those lit only once the heir has arrived."""
     show = payload.get("show")
     steps = payload.get("playback") or []
-    focus: JSON = {"active": None, "battle": set(), "lit": set(), "fought": set()}
+    focus: JSON = {"active": None, "battle": set(), "lit": set(), "later": set(), "fought": set()}
     if not (show or payload.get("replaying")) or not steps:
         return focus
     # The playback holds only the steps shown so far, so a battle stays marked from its own
@@ -799,7 +799,11 @@ def step_focus(payload: Mapping[str, Any]) -> JSON:
             focus["active"] = data.get("seat")
         if kind == "battle" and data.get("field"):
             focus["battle"].add(data["field"])
-        elif kind in ("move", "shadow_path", "retreat") and data.get("to"):
+        elif kind == "retreat" and data.get("to"):
+            # Where a beaten defender goes tells the battle's result: lit once the attacker
+            # has arrived, as its token leaves then (heirs.css).
+            focus["later"].add(data["to"])
+        elif kind in ("move", "shadow_path") and data.get("to"):
             focus["lit"].add(data["to"])
         elif kind in ("settle", "conquer", "scout", "find_taken", "shard_taken") and data.get(
             "field"

@@ -209,6 +209,11 @@ STEP_ARRIVAL_JS = """(field) => {
       fill: getComputedStyle(poly).fill,
       arriving: [...document.querySelectorAll('.hx-sign.arriving')]
         .map(sign => getComputedStyle(sign).opacity),
+      // The other heirs' tokens (a beaten defender's retreat) walk once the step's heir has.
+      othersWait: document.querySelector('.hx-heir-token.active')
+        ? [...document.querySelectorAll('.hx-heir-token:not(.active)')]
+            .map(token => getComputedStyle(token).transitionDelay)
+        : null,
       // The log's lines in sight: the step's own wait for its heir, the earlier ones stay.
       logLines: (() => {
         const log = document.querySelector('[data-testid=history] .log-scroll');
@@ -337,6 +342,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                 owners,
             )
             assert arrival["logLines"] > 0, "the log went blank as the step came"
+            assert arrival["othersWait"] and set(arrival["othersWait"]) == {"0.8s"}, arrival
             assert arrival["arriving"] == [
                 "0"
                 for _ in range(
