@@ -99,13 +99,15 @@ def phone_on(server: ServerProcess) -> Iterator[Page]:
             browser.close()
 
 
-def show_phone(page: Page, state: LegionsState, seat: int, lang: str) -> None:
+def show_phone(
+    page: Page, state: LegionsState, seat: int, lang: str, names: tuple[str, str] = ("Alice", "Bob")
+) -> None:
     """The seat's phone screen (header, then the game's own screen) on the server's origin."""
     payload: dict[str, Any] = {
         "view": RULES.view(state, seat),
         "prompt": RULES.prompt(state, seat),
         "events": [],
-        "seats": [{"seat": 0, "name": "Alice"}, {"seat": 1, "name": "Bob"}],
+        "seats": [{"seat": 0, "name": names[0]}, {"seat": 1, "name": names[1]}],
     }
     with i18n.use_language(lang):
         context = SCREENS.context(payload, seat)
@@ -488,4 +490,38 @@ def test_g10_1_step_2_with_only_a_stratagem_to_use_says_why(
         expect(page.locator("[data-testid=stratagem-fold]")).to_be_visible()
         keep_screenshot(page, artifacts / f"legions-phone-no-hero-{lang}.png", full_page=True)
         one_line = page.locator(".lg-versus > span").evaluate_all(ONE_LINE_JS)
-        assert one_line == [True, True], one_line
+        assert one_line == [True, True, True], one_line
+
+
+@pytest.mark.parametrize("lang", ("ru", "hr", "cs"))
+def test_the_score_card_names_the_other_player_and_fits_a_360_px_phone(
+    server: ServerProcess, artifacts: Path, lang: str
+) -> None:
+    """The card on top: the phone's side name, both scores on a line each, and under the
+    other side's score its player's name, cut short when long. A long name, or the Russian
+    and Croatian words, never push the card past a 360 px screen (the page scrolled
+    sideways: the scores ran off its edge)."""
+    seat = next(i for i, p in enumerate(RULES.setup(2, 7, {}).players) if p.side == "necro")
+    state = RULES.setup(2, 7, {})
+    names = ("Bartholomew Alexander", "Ema") if seat == 1 else ("Ema", "Bartholomew Alexander")
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
+            page = context.new_page()
+            page.goto(server.base_url + "/static/legions.css")
+            show_phone(page, state, seat, lang, names)
+            keep_screenshot(page, artifacts / f"legions-phone-score-card-{lang}.png")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            card = page.locator(".lg-status").bounding_box()
+            assert card is not None and card["x"] + card["width"] <= 360
+            one_line = page.locator(".lg-versus > span").evaluate_all(ONE_LINE_JS)
+            assert one_line == [True, True, True], one_line
+            opponent = page.locator("[data-testid=opponent]")
+            assert (opponent.get_attribute("title") or "").startswith("Bartholomew Alexander · ")
+            cut = opponent.evaluate("e => e.scrollWidth > e.clientWidth")
+            assert cut, "a name that long is cut short"
+            side = page.locator("[data-testid=my-side]")
+            assert side.evaluate("e => e.scrollWidth <= e.clientWidth"), "the side name is cut"
+        finally:
+            browser.close()
