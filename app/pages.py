@@ -651,6 +651,10 @@ def plan_text(tournament: Mapping[str, Any], players: int) -> str:
     games = len(tournament.get("games") or []) or len(stages)
     one_round = stages[:games] if rounds > 1 and len(stages) == games * rounds else stages
     chain = " → ".join(stage_text(s) for s in one_round)
+    if players < 2:
+        # Nobody, or one, has joined: the round robins' pairings, and so the count of games,
+        # come with the players (it read "0 players · … · 2 games", then jumped to 6).
+        return " · ".join([chain, i18n.gettext("the number of games follows the players who join")])
     parts = [i18n.ngettext("%(num)s player", "%(num)s players", players) % {"num": players}]
     if rounds > 1 and one_round is not stages:
         text = i18n.ngettext("%(num)s round of: %(chain)s", "%(num)s rounds of: %(chain)s", rounds)

@@ -1436,6 +1436,26 @@ def test_the_lobby_form_sets_rounds_of_a_list_and_shows_the_plan(client: TestCli
     assert "4 hráči · 2 kola seznamu:" in czech
 
 
+def test_a_nights_plan_counts_its_games_once_players_have_joined(client: TestClient) -> None:
+    """Set up before anyone joined, a night read "0 players · Hidden Leaders Duel → Legions ·
+    2 games" and jumped to 6 games with three players: a round robin's pairings come with
+    the players. Until two have joined the plan names the games and says so."""
+    code, _host = host_room(client)
+    response = client.post(
+        f"/b/{code}/tournament", data={"games": ["hidden_leaders", "legions"]}, headers=HX
+    )
+    assert response.status_code == 204
+    board = client.get(f"/b/{code}").text
+    plan = board.split('data-testid="plan"', 1)[1].split("</p>", 1)[0]
+    assert "the number of games follows the players who join" in plan
+    assert re.search(r"\d+ (players?|games?)", plan) is None, plan
+    assert re.search(r"Tournament · \d+ games?", board) is None
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, code, name)
+    plan = client.get(f"/b/{code}").text.split('data-testid="plan"', 1)[1].split("</p>", 1)[0]
+    assert "3 players" in plan and "6 games" in plan, plan
+
+
 def test_a_lobby_set_for_a_night_of_other_games_is_headed_by_the_night(
     client: TestClient,
 ) -> None:
