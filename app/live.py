@@ -438,7 +438,12 @@ class LiveRoom:
         colours = kept_colours(results, [s.position for s in self.seats])
         for row in table:  # Heirs colours stay all tournament long (H20.1)
             row["colour"] = None if colours is None else colours[row["seat"]]
-        remaining = upcoming(plan, results)
+        # Before the start the night is planned for whoever is seated now, as the start
+        # will fix it: the lobby can say who plays the first duel and who watches it.
+        seated = plan
+        if not plan.fixtures and len(self.seats) >= 2:
+            seated = plan.seated(len(self.seats), duel_games(plan))
+        remaining = upcoming(seated, results)
         playing = match is not None and (match.status == "playing" or hiding)
         later = remaining[1:] if playing else remaining
         next_game: JSON | None = None

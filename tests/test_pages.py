@@ -1452,8 +1452,18 @@ def test_a_nights_plan_counts_its_games_once_players_have_joined(client: TestCli
     assert re.search(r"Tournament · \d+ games?", board) is None
     for name in ("Ann", "Ben", "Cid"):
         joined_seat(client, code, name)
-    plan = client.get(f"/b/{code}").text.split('data-testid="plan"', 1)[1].split("</p>", 1)[0]
+    board = client.get(f"/b/{code}").text
+    plan = board.split('data-testid="plan"', 1)[1].split("</p>", 1)[0]
     assert "3 players" in plan and "6 games" in plan, plan
+    # Who plays the first duel, and so who watches it, is known before the start: the lobby
+    # says so (Ann, seated first, found herself watching without a word), and the start
+    # seats exactly them.
+    first = re.search(r'data-testid="plan-first">([^<]*)<', board)
+    assert first is not None
+    assert first.group(1) == "First game: Hidden Leaders Duel · Cid – Ben", first.group(1)
+    assert client.post(f"/b/{code}/start", headers=HX).status_code == 204
+    room = client.get(f"/api/rooms/{code}").json()
+    assert [p["name"] for p in room["players"]] == ["Cid", "Ben"]
 
 
 def test_a_lobby_set_for_a_night_of_other_games_is_headed_by_the_night(
