@@ -235,7 +235,18 @@
   }
   markMoreBelow();
 
-  // A lobby form opened by a tap (the tournament, the timer) is brought wholly into sight
+  // A form sent back with its error (a wrong seat PIN) focuses its field, and the browser
+  // scrolls to that field: the error above it was cut by the screen's top edge. The error
+  // comes into sight; the field stays focused, just below it.
+  // After the page's load: the browser focuses an autofocus field (and scrolls to it) then.
+  var formError = document.querySelector(".form-error[role=alert]");
+  if (formError) {
+    window.addEventListener("load", function () {
+      requestAnimationFrame(function () { formError.scrollIntoView({ block: "nearest" }); });
+    });
+  }
+
+  // A lobby form opened by a tap (the tournament, the timer, coming back to a seat) is brought wholly into sight
   // where its column scrolls: opened at the screen's foot, its button stayed below the edge.
   document.addEventListener("click", function (evt) {
     var summary = evt.target.closest && evt.target.closest("details[data-bring-into-view] > summary");

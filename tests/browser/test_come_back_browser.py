@@ -1,0 +1,68 @@
+"""Coming back to a seat on a small phone (360×740), in Chromium: the form opens in sight,
+and a wrong PIN's error is read whole above the PIN field it focuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Locator, Page, expect, sync_playwright
+
+from tests.browser.kit import keep_screenshot, launch
+from tests.conftest import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+IN_SIGHT_JS = """el => {
+  const box = el.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}"""
+
+
+def in_sight(element: Locator) -> bool:
+    return bool(element.evaluate(IN_SIGHT_JS))
+
+
+def wait_in_sight(page: Page, element: Locator) -> None:
+    """Until the element is wholly on the screen (a scroll may still be under way)."""
+    page.wait_for_function(IN_SIGHT_JS, arg=element.element_handle(), timeout=5_000)
+
+
+def test_the_come_back_form_opens_in_sight_and_a_wrong_pins_error_is_read_whole(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    api = httpx.Client(base_url=server.base_url, timeout=10)
+    room = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    seat = api.post(f"/api/rooms/{room['code']}/seats", json={"name": "Ann"}).json()
+    wrong = "0000" if seat["pin"] != "0000" else "1111"
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.goto(server.base_url + "/")
+            # Folded at the page's foot; a tap opens it, and its button comes into sight
+            # (it opened below the screen's edge, and the tap seemed to do nothing).
+            page.locator("[data-testid=come-back] > summary").click()
+            submit = page.locator("[data-testid=come-back-submit]")
+            expect(submit).to_be_visible()
+            wait_in_sight(page, submit)
+            page.locator("#back-code").fill(room["code"])
+            page.locator("#back-name").fill("Ann")
+            page.locator("#back-pin").fill(wrong)
+            submit.click()
+            error = page.locator("[data-testid=reclaim-error]")
+            expect(error).to_be_visible()
+            keep_screenshot(page, artifacts / "come-back-wrong-pin-360.png")
+            # The error is read whole, and the PIN field it sends the player to is focused
+            # and in sight below it (the field was, the error's first words were above).
+            wait_in_sight(page, error)
+            pin = page.locator("#back-pin")
+            expect(pin).to_be_focused()
+            assert in_sight(pin)
+        finally:
+            browser.close()
