@@ -7,14 +7,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, expect, sync_playwright
+from playwright.sync_api import Locator, Page, ViewportSize, expect, sync_playwright
 
 from tests.browser.kit import keep_screenshot, launch
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
 
-SMALL_PHONE = {"width": 360, "height": 740}
+SMALL_PHONE: ViewportSize = {"width": 360, "height": 740}
 
 
 IN_SIGHT_JS = """el => {
