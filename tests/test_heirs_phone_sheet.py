@@ -127,3 +127,16 @@ def test_the_sealed_card_says_what_its_digits_are(client: TestClient) -> None:
     assert html.count('data-testid="my-commitment"') == 1, "on its card, not twice"
     shown = re.sub(r"<[^>]+>", "", card)  # the text in sight, not the tags' titles
     assert "the board shows the same, and the replay proves" in shown
+
+
+def test_a_targets_settling_cost_is_counted_in_each_language_plural() -> None:
+    """The sheet's move targets say what settling there costs. Czech counts people in three
+    forms: "za 1 člověka", "za 3 lidi", "za 5 lidí" (it read "za 3 lidí" for every count)."""
+    from app import i18n
+
+    with i18n.use_language("cs"):
+        said = [
+            i18n.ngettext("settle for %(n)s person", "settle for %(n)s people", n) % {"n": n}
+            for n in (1, 3, 5)
+        ]
+    assert said == ["osídlení za 1 člověka", "osídlení za 3 lidi", "osídlení za 5 lidí"]

@@ -1052,7 +1052,10 @@ def order_sheet(
             # tells what the target holds: what settling it costs, who defends it.
             detail = ""
             if kind == "move" and field in costs:
-                detail = i18n.gettext("settle for %(n)s people") % {"n": costs[field]}
+                people = costs[field]
+                detail = i18n.ngettext(
+                    "settle for %(n)s person", "settle for %(n)s people", people
+                ) % {"n": people}
             if kind == "attack":
                 detail = defenders_text(by_id.get(field) or {}, heirs, names)
             targets.append(
