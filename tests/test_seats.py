@@ -429,6 +429,10 @@ def test_a_night_of_all_three_games_for_four_bots_through_a_real_server(
         assert games.count("hidden_leaders") >= 6
         places = [row["place"] for row in tournament["standings"]]
         assert places == sorted(places) and places[0] == 1
+        # The TV's table numbers its game columns and marks a game sat out "–": said under it.
+        page = http.get(f"/b/{code}").text
+        legend = page.split('data-testid="standings-legend">', 1)[1].split("</p>", 1)[0]
+        assert legend == "1, 2, …: the games in the order played · –: sat that game out"
 
 
 def test_presence_follows_a_seat_the_host_moved(quick_away: TestClient) -> None:

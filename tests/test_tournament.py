@@ -459,6 +459,8 @@ def test_a_three_game_heirs_tournament_of_bots_through_the_server(server: Server
     page = httpx.get(f"{server.base_url}/b/{code}", timeout=10).text
     standings = re.search(r'<table class="standings-table">.*?</table>', page, re.S)
     assert standings, "no standings table on the board"
+    legend = page.split('data-testid="standings-legend">', 1)[1].split("</p>", 1)[0]
+    assert legend == "1, 2, …: the games in the order played", "nobody sat a game out"
     for row in final["standings"]:
         drawn = re.search(rf'<tr[^>]*data-seat="{row["seat"]}">.*?</tr>', standings[0], re.S)
         assert drawn, f"no standings row for seat {row['seat']}"
