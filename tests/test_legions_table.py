@@ -590,6 +590,22 @@ def test_g15_a_phone_whose_own_decision_comes_after_the_show_waits_for_nobody() 
     waiting = phone[phone.index('data-testid="waiting"') :].split("</section>")[0]
     assert "You decide next, once the board has finished:" in waiting
     assert "Waiting" not in waiting
+    # The other phone waits for that player, named as the board names them, with the side.
+    other = 1 - acting
+    phone = render_phone_view(
+        live,
+        {
+            **shown,
+            "view": rules.view(state, other),
+            "events": [],
+            "you": {"seat": other, "name": ("Ann", "Ben")[other], "lang": "en"},
+            "prompt": None,
+        },
+        "en",
+    )
+    waiting = phone[phone.index('data-testid="waiting"') :].split("</section>")[0]
+    side = screens.side_name(rules.view(state, None)["players"][acting]["side"])
+    assert f"Waiting for {('Ann', 'Ben')[acting]} ({side})…" in waiting, waiting
 
 
 def test_the_host_menu_stays_folded_while_the_room_watches_a_show() -> None:

@@ -403,7 +403,7 @@ def test_ready_and_language_frames(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}&format=html") as ws:
         ws.receive_text()
         ws.send_text(form_frame(action="lang", lang="cs"))
-        receive_until(ws, lambda h: "Čekáme na hráče" in h or "Jsi na tahu" in h)
+        receive_until(ws, lambda h: "Čeká se na:" in h or "Jsi na tahu" in h)
         ws.send_text(form_frame(action="ready"))
         error = receive_until(ws, is_error)
         assert "Hra ještě neskončila." in error  # the refusal in the phone's language
@@ -541,7 +541,7 @@ def test_phone_shows_its_army_and_the_ready_button() -> None:
     assert "Máš větší vliv → bereš řadu A (víc hrdinů)" in bob and "Bob má větší vliv" not in bob
     english = render_phone_view(live, finished_payload(1), "en")
     assert "You have more influence → you take Row A (more heroes)" in english
-    assert "Připraveno! Čekáme na hráče Alice" in bob
+    assert "Připraveno! Čeká se na: Alice" in bob
 
 
 def test_a_full_tie_is_a_rematch_on_board_and_phone() -> None:

@@ -1040,8 +1040,10 @@ def phone_context(
         if me.get("sealed"):
             waiting_for = i18n.gettext("Sealed. Waiting for the other seal…")
     elif step and step.get("seat") is not None and step.get("seat") != seat:
-        waiting_for = i18n.gettext("Waiting for %(side)s…") % {
-            "side": sides[int(step["seat"])]["side_name"]
+        deciding = sides[int(step["seat"])]
+        waiting_for = i18n.gettext("Waiting for %(name)s (%(side)s)…") % {
+            "name": deciding["name"],
+            "side": deciding["side_name"],
         }
     elif step and step.get("seat") == seat:
         # The next decision is this seat's own, but the board is still playing the last one
