@@ -14,9 +14,9 @@ A unit is a function of a :class:`~sqlmodel.Session` that only writes, or the pl
 statements of one command (:class:`Statements`, what the hot path writes: an order, a
 resolution, the match's new snapshot). A batch's statements that share their SQL and their
 columns run as one ``executemany``: a batch holds a unit from each of many rooms, and one
-execution of many rows costs a quarter of what as many executions of one row cost
-(bench/load.py). Each unit is run again on its own if a batch it shared fails, so that one bad
-unit never fails the others.
+execution of many rows costs a quarter of what as many executions of one row cost (an order's
+row: 14 µs in an execution of 40, 57 µs alone through the session). Each unit is run again
+on its own if a batch it shared fails, so that one bad unit never fails the others.
 
 Running a batch's statements grouped, not unit after unit, changes nothing of what it writes:
 the units of one batch come from different rooms (a room's command holds the room's lock until
