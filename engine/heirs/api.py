@@ -588,9 +588,9 @@ class HeirsRules(HeirsEngine):
 
     @classmethod
     def _carry_memo(cls, old: HeirsState, new: HeirsState, seat: int) -> None:
-        """Sealing changes only the seat's own order: every other seat's prompt and checked
-        order stay valid, the pedestals of the dry runs' context are the same, and the board
-        differs only in that seat's "sealed" flag."""
+        """Sealing changes only the seat's own order: every other seat's prompt, checked
+        order and private view stay valid, the pedestals of the dry runs' context are the
+        same, and the board differs only in that seat's "sealed" flag."""
         for key, value in old.memo.items():
             if isinstance(key, tuple) and key[1] != seat:
                 new.memo[key] = value
@@ -746,7 +746,13 @@ class HeirsRules(HeirsEngine):
             board = state.memo["board"] = self._board(state)
         if seat is None:
             return dict(board)
-        return {**board, "me": self.private_view(state, seat)}
+        # Kept with the state, as the board is: the board shows a round's last step, then the
+        # phones' views of the state it leaves (the same state), and a seal's notice to its
+        # sealer compares the view before with the view after. A seal carries the others'.
+        me = state.memo.get(("me", seat))
+        if me is None:
+            me = state.memo["me", seat] = self.private_view(state, seat)
+        return {**board, "me": me}
 
     def _board(self, state: HeirsState) -> JSON:
         ids = self.map.ids
@@ -824,11 +830,13 @@ class HeirsRules(HeirsEngine):
         if state.phase != PHASE_SETUP and not heir.fallen:
             me["signs_required"] = self.signs_required(state, heir)
             me["recruit_cap"] = self.recruit_cap(state, heir)
-            ctx = PassContext()
-            if heir.order is not None and heir.order["trick"] is not None:
-                if heir.order["trick"]["card"] == "war_cry":
+            ctx = _NO_TRICK
+            trick = heir.order["trick"] if heir.order is not None else None
+            if trick is not None and trick["card"] in ("war_cry", "shield_of_the_seal"):
+                ctx = PassContext()
+                if trick["card"] == "war_cry":
                     ctx.war_cry.add(seat)
-                if heir.order["trick"]["card"] == "shield_of_the_seal":
+                else:
                     ctx.shield.add(seat)
             me["attack_value"] = self.attack_value(state, ctx, heir)
             here = heir.position
@@ -909,6 +917,10 @@ class HeirsRules(HeirsEngine):
                 continue
             return candidate
         return {}
+
+
+_NO_TRICK = PassContext()
+"""The battle values of a seat whose sealed order plays no War Cry or Shield (read only)."""
 
 
 def _as_told(snapshot: HeirsState, untold: Sequence[Event]) -> HeirsState:

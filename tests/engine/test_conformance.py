@@ -19,7 +19,10 @@ alone where the prompt lists its choices), a whole game is played through ``subm
    log, to its stored snapshot and its stored resolutions;
 6. a state, once returned (by setup, submit or a step of a resolution), never changes: the
    room keeps the states of a show's steps and of the last resolution while the game goes
-   on, and an engine may share parts between a state and the next (``engine/core.py``).
+   on, and an engine may share parts between a state and the next (``engine/core.py``);
+7. a view and a prompt are the state's own: the same as those of the state read back from its
+   JSON text. An engine may keep what it worked out with a state and carry it to the next
+   (the room asks for the same views many times), never to a state it no longer describes.
 
 What only one game promises (its invariants, which secrets each view hides, its options)
 stays in that game's own tests.
@@ -212,6 +215,16 @@ def assert_json_ready(rules: GameRules, state: State, seats: int) -> None:
     json.dumps(rules.outcome(state), allow_nan=False)
 
 
+def assert_views_are_the_states(rules: GameRules, state: State, seats: int) -> None:
+    """Promise 7: what the state shows, asked after whatever it was asked before, is what
+    the same state read back from its text (no memo) shows."""
+    again = rules.from_json(json.loads(dumps(rules.to_json(state))))
+    for viewer in [None, *range(seats)]:
+        assert rules.view(state, viewer) == rules.view(again, viewer), f"view of {viewer}"
+    for seat in range(seats):
+        assert rules.prompt(state, seat) == rules.prompt(again, seat), f"prompt of {seat}"
+
+
 def saved(rules: GameRules, state: State, check: bool) -> str:
     """The state's canonical JSON text, its round trip checked with ``check``."""
     return assert_round_trip(rules, state) if check else dumps(rules.to_json(state))
@@ -240,6 +253,7 @@ def play(game: str, seats: int, seed: int, picker: str, check: bool = True) -> T
             sealed = rules.submit(state, seat, order)
             if check:
                 assert_sealing_leaks_nothing(rules, state, sealed, seat, seats)
+                assert_views_are_the_states(rules, sealed, seats)
                 returned.append((sealed, dumps(rules.to_json(sealed))))
             unresolved.append((seat, order))
             state, steps = advance(rules, sealed)
@@ -247,6 +261,7 @@ def play(game: str, seats: int, seed: int, picker: str, check: bool = True) -> T
                 assert_no_order_in_views(rules, sealed, unresolved, seats)
                 for step in steps:
                     returned.append((step.state, assert_round_trip(rules, step.state)))
+                    assert_views_are_the_states(rules, step.state, seats)
             if steps:
                 unresolved = []
                 trace.resolutions += 1
