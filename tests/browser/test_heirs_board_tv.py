@@ -24,7 +24,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.browser.ergonomics import SETTLE_JS, heirs_map, in_view, small_text
-from tests.browser.kit import BOARD_SIZE, HEIRS_END_CUT_JS, keep_screenshot, launch
+from tests.browser.kit import (
+    BOARD_SIZE,
+    HEIRS_END_CUT_JS,
+    HEIRS_END_WHO_CUT_JS,
+    keep_screenshot,
+    launch,
+)
 from tests.browser.test_heirs_browser import host_room, join, set_option
 from tests.browser.test_reveal_browser import api_seal, auth, board_json, seat_token
 from tests.conftest import ServerProcess, running_server
@@ -260,6 +266,11 @@ def test_the_tv_reads_from_the_couch_and_the_end_tables_add_up(
                 cut = page.evaluate(HEIRS_END_CUT_JS)
                 if cut:
                     faults.append(f"{lang} end: scrolled out of the end panel: {cut}")
+                # H19.4: the secret characters and artifacts, what the room waited to see,
+                # are cut only where the panel has no more room for them.
+                who_cut = page.evaluate(HEIRS_END_WHO_CUT_JS)
+                if who_cut:
+                    faults.append(f"{lang} end: characters and artifacts cut: {who_cut}")
             last_line = board.locator("[data-testid=history] ol > li").last
             expect(last_line).to_contain_text("The game ends")
             expect(anna.locator("[data-testid=phone-ending]")).to_be_visible(timeout=TIMEOUT_MS)

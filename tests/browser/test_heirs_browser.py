@@ -18,6 +18,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.browser.kit import (
     BOARD_SIZE,
     HEIRS_END_CUT_JS,
+    HEIRS_END_WHO_CUT_JS,
     PHONE_SIZE,
     keep_screenshot,
     launch,
@@ -301,6 +302,7 @@ def test_three_phones_play_three_rounds_then_bots_finish(
             expect(ending.locator("[data-testid=watch-again]")).to_be_visible()
             keep_screenshot(board, artifacts / "heirs-board-end.png")
             assert board.evaluate(HEIRS_END_CUT_JS) == [], "six heirs' end runs past its panel"
+            assert board.evaluate(HEIRS_END_WHO_CUT_JS) is None, "H19.4 cut with room to spare"
             # A phone whose seat went to a bot stays in the room and watches to the result,
             # told a bot plays its seat; its link opens this room's join page with "Come back
             # to my seat" open and the name filled in.
