@@ -17,7 +17,7 @@ from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
-from tests.play import auth, lobby_with_bots
+from tests.play import auth, lobby_with_bots, play_to_end
 
 pytestmark = pytest.mark.browser
 
@@ -256,6 +256,41 @@ def test_the_hidden_leaders_scoring_fits_a_720p_tv_with_full_rows(
         found += faults(page, f"hidden_leaders result ({lang})")
         keep_screenshot(page, artifacts / f"board-fit-hidden_leaders-result-{lang}.png")
         page.context.close()
+    assert not found, "\n".join(found)
+
+
+# Where a name of the Hidden Leaders result runs past its own box: the name beside a row's
+# heroes and the one beside each player's revealed row.
+NAMES_PAST_THEIR_BOX_JS = """() => [...document.querySelectorAll('.goes .to, .reveal-who b')]
+  .filter(name => name.scrollWidth > name.clientWidth + 1
+    && getComputedStyle(name).textOverflow !== 'ellipsis')
+  .map(name => name.textContent)
+  .concat([...document.querySelectorAll('.reveal-who')]
+    .filter(who => who.scrollWidth > who.clientWidth + 1).map(who => who.textContent))"""
+
+
+def test_a_long_name_keeps_the_hidden_leaders_result_on_a_720p_tv(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """A 22-letter name broke mid-word into four lines beside each faction's heroes
+    ("Maximiliá / n / Bartholo / mew"), ran from its revealed row into the first hero, and
+    took the winner's line to two lines: "Watch again" went below the screen's foot."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    room = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = room["code"], room["host_token"]
+    tokens = [
+        api.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+        for name in ("Maximilián Bartholomew", "Anna")
+    ]
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    play_to_end(api, code, tokens, max_orders=400)
+    page = ended_board(browser, base, code, host, "en")
+    page.locator(".final").wait_for()
+    keep_screenshot(page, artifacts / "board-fit-hidden_leaders-long-name.png")
+    assert page.evaluate(NAMES_PAST_THEIR_BOX_JS) == []
+    found = faults(page, "hidden_leaders result with a long name")
+    page.context.close()
     assert not found, "\n".join(found)
 
 
