@@ -398,11 +398,31 @@
   setInterval(tick, 1000);
 
   // ---------------------------------------------------------------- websocket life
+  // After a lost connection (a restarted server, Wi-Fi gone for a while) the socket tries
+  // again within half a second, then waits twice as long each time up to 4 s, each wait at
+  // random between its half and its whole so that a room's sockets do not all knock at once.
+  // htmx's own waits grow to 64 s: a TV stayed on "Reconnecting…" for 19 s after the
+  // server was back.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      var longest = Math.min(4000, 500 * Math.pow(2, retryCount));
+      return longest / 2 + Math.random() * longest / 2;
+    };
+  }
   var socket = null, connected = false, connectedOnce = false;
   function showConnection(on) {
     var banner = document.getElementById("connection");
     if (banner) banner.hidden = !on;
+    var queued = document.querySelector("#connection .connection-queued");
+    if (queued && !on) queued.hidden = true;
   }
+  // What a phone sends while the connection is lost waits for it (htmx's socket keeps it
+  // and sends it once open again): the banner says so, instead of a tap that seems to do
+  // nothing. (htmx:wsBeforeSend comes only once it leaves; this comes at the tap.)
+  document.addEventListener("htmx:wsConfigSend", function () {
+    var queued = document.querySelector("#connection .connection-queued");
+    if (queued && !connected) queued.hidden = false;
+  });
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper; connected = true; connectedOnce = true;
     showConnection(false);

@@ -1,0 +1,101 @@
+"""The server restarted mid-round (a crash, SIGKILL), with a TV and two phones open in Chromium.
+
+Before, the pages knocked again after htmx's own waits, which grow to 64 s: a TV stayed on
+"Reconnecting…" for 19 s after the server was back. And a phone that sealed meanwhile seemed
+to do nothing at all (its order waited for the connection, unsaid). Now every page is back
+within a few seconds of the server, a seal tapped meanwhile says it waits, leaves once the
+connection is back and resolves the round, and the order sealed before the crash stands.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.conftest import running_server
+from tests.live import wait_for
+from tests.play import auth
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 15_000
+BACK_WITHIN_S = 6.0
+"""The longest a page may take to come back once the server answers again: the pages try
+again at most every 4 s (static/pecet.js), plus time to connect and draw."""
+
+
+def open_page(browser: Browser, url: str, cookies: dict[str, str], phone: bool) -> Page:
+    if phone:
+        context = browser.new_context(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
+    else:
+        context = browser.new_context(viewport=BOARD_SIZE)
+    origin = "/".join(url.split("/", 3)[:3])
+    context.add_cookies([{"name": n, "value": v, "url": origin} for n, v in cookies.items()])
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    return page
+
+
+def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
+    tmp_path: Path, artifacts: Path
+) -> None:
+    with running_server(tmp_path) as server, sync_playwright() as playwright:
+        base = server.base_url
+        api = httpx.Client(base_url=base, timeout=10)
+        room = api.post("/api/rooms", json={"game": "legions"}).json()
+        code, host = room["code"], room["host_token"]
+        tokens = [
+            api.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
+            for name in ("Alice", "Bob")
+        ]
+        assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        browser = launch(playwright)
+        try:
+            board = open_page(browser, f"{base}/b/{code}", {f"pecet_host_{code}": host}, False)
+            alice, bob = (
+                open_page(browser, f"{base}/r/{code}", {f"pecet_seat_{code}": token}, True)
+                for token in tokens
+            )
+            for phone in (alice, bob):
+                expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+            alice.locator("[data-testid=seal-form] .lg-pick").first.click()
+            alice.locator("[data-testid=seal-form] [data-testid=seal]").click()
+            expect(board.locator(".lg-seal.sealed")).to_have_count(1)
+            before = api.get(f"/api/rooms/{code}").json()
+            assert list(before["commitments"]) == ["0"] and before["history"] == []
+
+            server.kill()
+            for page in (board, alice, bob):
+                expect(page.locator("#connection")).to_be_visible()
+            # Bob seals while the server is down: his page says it waits for the connection.
+            bob.locator("[data-testid=seal-form] .lg-pick").first.click()
+            bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
+            expect(bob.locator("#connection .connection-queued")).to_be_visible()
+            keep_screenshot(bob, artifacts / "restart-phone-seal-waits.png")
+            # Long enough down for htmx's own waits to have grown past 8 s.
+            bob.wait_for_timeout(9_000)
+
+            server.start()
+            back = time.monotonic()
+            for page in (board, alice, bob):
+                expect(page.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
+            took = time.monotonic() - back
+            assert took < BACK_WITHIN_S, f"the pages came back {took:.1f} s after the server"
+            expect(bob.locator("#connection .connection-queued")).to_be_hidden()
+
+            # Alice's order stood through the crash, Bob's left once the socket was back: both
+            # seals resolve, and the board's log tells the round.
+            wait_for(
+                lambda: api.get(f"/api/rooms/{code}").json()["history"] != [],
+                "the round sealed across the restart resolved",
+            )
+            expect(board.locator(".lg-seal.sealed")).to_have_count(0)
+            keep_screenshot(board, artifacts / "restart-board-after.png")
+        finally:
+            browser.close()
