@@ -1161,7 +1161,7 @@ def test_the_phone_shows_its_pin_in_the_lobby_in_game_and_between_games(
     client.cookies.set(f"pecet_seat_{code}", seat["token"])
     lobby = client.get(f"/r/{code}")
     assert f'data-testid="seat-pin">{seat["pin"]}<' in lobby.text
-    assert "use it to come back from another phone" in lobby.text
+    assert "Use it to come back from another phone" in lobby.text
     assert re.search(r'<details class="my-seat" data-testid="my-seat"', lobby.text), "a tap"
     live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
     payload = finished_payload(1)
