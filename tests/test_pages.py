@@ -24,7 +24,7 @@ from app.games.legions import location_name
 from app.pages import translate_form
 from engine.registry import available_games
 from tests.live import bots_have_sealed, current_match, live_room, wait_for
-from tests.play import auth, play_to_end, replay_position, start_duel
+from tests.play import auth, order_from_prompt, play_to_end, replay_position, start_duel
 
 LOCALE = PROJECT_DIR / "locale"
 HTMX_HEADERS = {"HX-Request": "true", "HX-Trigger": None, "HX-Current-URL": "http://x/r/ABCD"}
@@ -1628,6 +1628,32 @@ def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
     between = html[result : html.rindex("<section", 0, ready)]
     assert "<section" not in between, "no other section between the result and the card"
     assert ready < html.index("ph-history"), "before the whole game's log"
+
+
+def test_a_hidden_leaders_phone_names_its_own_last_move_and_keeps_the_others_on_its_turn(
+    client: TestClient,
+) -> None:
+    """The summary of the last move said "Last: Ema" on Ema's own phone (its log says "you"),
+    and vanished from the other phone just when its turn began, the moment it has to answer
+    that move."""
+    code, _host, tokens = start_duel(client)
+    first = client.get(f"/api/rooms/{code}").json()["to_act"][0]
+    name = ("Ema", "Petr")[first]
+    while client.get(f"/api/rooms/{code}").json()["to_act"] == [first]:
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[first])).json()
+        order = order_from_prompt(me["prompt"])
+        sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(tokens[first]))
+        assert sealed.status_code == 202, sealed.text
+    client.cookies.set(f"pecet_seat_{code}", tokens[first])
+    own = client.get(f"/r/{code}").text
+    assert f"Last: {name} (you)" in own
+    client.cookies.set(f"pecet_seat_{code}", tokens[1 - first])
+    answering = client.get(f"/r/{code}").text
+    assert 'id="take-form"' in answering, "the other player's turn has begun"
+    card = answering[answering.index('data-testid="last-action"') :]
+    assert f"Last: {name}</span>" in card[: card.index("</section>")]
+    assert f"Last: {name} (you)" not in answering
+    assert f"Last: {name}</span>" in client.get(f"/b/{code}").text
 
 
 def test_a_phone_whose_seat_went_to_a_bot_watches_and_is_told_how_to_come_back(
