@@ -586,6 +586,7 @@ def test_an_heir_beside_the_closed_axis_is_told_why(client: TestClient) -> None:
     assert prompt is not None and "R0-0" not in prompt["expedition"]["move"]
     page = client.get(f"/r/{code}").text
     assert 'data-testid="axis-closed"' in page
+    assert 'class="lock-icon"' in page and "🔒" not in page  # no emoji font needed
     required = prompt["signs"]["required"]
     assert f"you need {required} more Sign" in page and "(you hold 0)" in page
 

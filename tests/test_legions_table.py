@@ -351,6 +351,27 @@ def test_each_phone_names_the_other_player_beside_their_score(client: TestClient
     client.cookies.clear()
 
 
+def test_a_sealed_phone_says_sealed_once_with_a_drawn_padlock(client: TestClient) -> None:
+    """ "🔒 Sealed" over "Sealed. Waiting for the other seal…": the word twice, and the emoji an
+    empty box where the device has no emoji font."""
+    code, _host, tokens = start_legions(client, sides=["king", "necro"])
+    me = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[0])).json()
+    sealed = client.post(
+        f"/api/rooms/{code}/orders",
+        json=me["prompt"]["options"][0]["order"],
+        headers=auth(tokens[0]),
+    )
+    assert sealed.status_code == 202, sealed.text
+    client.cookies.set(f"pecet_seat_{code}", tokens[0])
+    page = client.get(f"/r/{code}").text
+    locked = page[page.index('class="lg-locked"') :]
+    locked = locked[: locked.index("</section>")]
+    assert 'class="lock-icon"' in locked and "🔒" not in page
+    assert "Waiting for the other seal…" in locked
+    assert len(re.findall(r"\bSealed\b", re.sub(r"<[^>]+>", " ", locked))) == 1
+    client.cookies.clear()
+
+
 def test_pages_render_in_both_languages_through_a_whole_game(client: TestClient) -> None:
     """Every phone and board page of a game renders (each prompt kind met is drawn)."""
     code, _host, tokens = start_legions(client, sides=["king", "necro"])

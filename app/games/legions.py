@@ -1038,7 +1038,7 @@ def phone_context(
         pass  # a replay waits for nobody: the step's own line says who decides
     elif view.get("phase") == "leadership":
         if me.get("sealed"):
-            waiting_for = i18n.gettext("Sealed. Waiting for the other seal…")
+            waiting_for = i18n.gettext("Waiting for the other seal…")
     elif step and step.get("seat") is not None and step.get("seat") != seat:
         deciding = sides[int(step["seat"])]
         waiting_for = i18n.gettext("Waiting for %(name)s (%(side)s)…") % {
