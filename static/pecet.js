@@ -413,6 +413,7 @@
   function showConnection(on) {
     var banner = document.getElementById("connection");
     if (banner) banner.hidden = !on;
+    body.classList.toggle("offline", !!on);
     var queued = document.querySelector("#connection .connection-queued");
     if (queued && !on) queued.hidden = true;
   }

@@ -2,13 +2,15 @@
 
 Before, the pages knocked again after htmx's own waits, which grow to 64 s: a TV stayed on
 "Reconnecting…" for 19 s after the server was back. And a phone that sealed meanwhile seemed
-to do nothing at all (its order waited for the connection, unsaid). Now every page is back
+to do nothing at all (its order waited for the connection, unsaid), under a banner that hid
+the phone's name, while the TV went on showing green dots. Now every page is back
 within a few seconds of the server, a seal tapped meanwhile says it waits, leaves once the
 connection is back and resolves the round, and the order sealed before the crash stands.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -73,6 +75,10 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             server.kill()
             for page in (board, alice, bob):
                 expect(page.locator("#connection")).to_be_visible()
+                expect(page.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+            # The phone's banner takes its own room: the name under it stays in sight.
+            banner, name = (bob.locator(s).bounding_box() for s in ("#connection", ".ph-name"))
+            assert banner and name and name["y"] >= banner["y"] + banner["height"] - 1
             # Bob seals while the server is down: his page says it waits for the connection.
             bob.locator("[data-testid=seal-form] .lg-pick").first.click()
             bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
@@ -87,6 +93,8 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
                 expect(page.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
             took = time.monotonic() - back
             assert took < BACK_WITHIN_S, f"the pages came back {took:.1f} s after the server"
+            for page in (board, alice, bob):
+                expect(page.locator("body")).not_to_have_class(re.compile(r"\boffline\b"))
             expect(bob.locator("#connection .connection-queued")).to_be_hidden()
 
             # Alice's order stood through the crash, Bob's left once the socket was back: both
