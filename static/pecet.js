@@ -245,6 +245,19 @@
       requestAnimationFrame(function () { formError.scrollIntoView({ block: "nearest" }); });
     });
   }
+  // A refused join or come-back is the answer to its form's POST (/join, /reclaim): a reload
+  // sent the form again (after the browser's "resend?"). The address becomes the form's own
+  // page, the room's join link when a code was typed, so a reload shows the form afresh.
+  var sentTo = { "/join": "join-form", "/reclaim": "reclaim-form" }[location.pathname];
+  var sent = sentTo && document.getElementById(sentTo);
+  if (sent && window.history && history.replaceState) {
+    var typedCode = sent.elements.code ? sent.elements.code.value.trim() : "";
+    var formPage = typedCode ? "/j/" + encodeURIComponent(typedCode) : "/";
+    if (typedCode && sentTo === "reclaim-form" && sent.elements.name) {
+      formPage += "?back=1&name=" + encodeURIComponent(sent.elements.name.value);
+    }
+    history.replaceState(null, "", formPage);
+  }
 
   // A lobby form opened by a tap (the tournament, the timer, coming back to a seat) is brought wholly into sight
   // where its column scrolls: opened at the screen's foot, its button stayed below the edge.

@@ -64,5 +64,34 @@ def test_the_come_back_form_opens_in_sight_and_a_wrong_pins_error_is_read_whole(
             pin = page.locator("#back-pin")
             expect(pin).to_be_focused()
             assert in_sight(pin)
+            # The address is the come-back form's own page, not its POST: a reload shows
+            # the form again (it sent the wrong PIN again, after the browser's "resend?").
+            assert page.url == f"{server.base_url}/j/{room['code']}?back=1&name=Ann"
+            methods: list[str] = []
+            page.on("request", lambda request: methods.append(request.method))
+            page.reload()
+            expect(page.locator("#back-name")).to_have_value("Ann")
+            assert methods[0] == "GET", methods
+        finally:
+            browser.close()
+
+
+def test_a_refused_join_leaves_the_address_of_its_form_not_of_its_post(
+    server: ServerProcess,
+) -> None:
+    """A reload of a refused join sent the form again (after the browser's "resend?")."""
+    api = httpx.Client(base_url=server.base_url, timeout=10)
+    room = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    api.post(f"/api/rooms/{room['code']}/seats", json={"name": "Ann"})
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_context(viewport=SMALL_PHONE, is_mobile=True).new_page()
+            page.goto(server.base_url + "/")
+            page.locator("#code").fill(room["code"])
+            page.locator("#join-form input[name=name]").fill("Ann")
+            page.locator("#join-form button[type=submit]").click()
+            expect(page.locator("[data-testid=join-error]")).to_be_visible()
+            assert page.url == f"{server.base_url}/j/{room['code']}"
         finally:
             browser.close()
