@@ -60,10 +60,13 @@ def lobby_with_bots(
     return code, host, tokens
 
 
-def start_duel(http: httpx.Client, game: str = "hidden_leaders") -> tuple[str, str, list[str]]:
-    """A started room of ``game`` with two human seats: (code, host token, seat tokens)."""
+def start_duel(
+    http: httpx.Client, game: str = "hidden_leaders", names: tuple[str, ...] = ("Ema", "Petr")
+) -> tuple[str, str, list[str]]:
+    """A started room of ``game`` with a human seat for each of ``names``: (code, host
+    token, seat tokens)."""
     room = create_room(http, game)
-    tokens = [join(http, room["code"], name)["token"] for name in ("Ema", "Petr")]
+    tokens = [join(http, room["code"], name)["token"] for name in names]
     response = http.post(f"/api/rooms/{room['code']}/start", headers=auth(room["host_token"]))
     assert response.status_code == 200, response.text
     return room["code"], room["host_token"], tokens

@@ -17,7 +17,7 @@ from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
-from tests.play import auth, lobby_with_bots, play_to_end
+from tests.play import auth, lobby_with_bots, play_to_end, start_duel
 
 pytestmark = pytest.mark.browser
 
@@ -277,13 +277,7 @@ def test_a_long_name_keeps_the_hidden_leaders_result_on_a_720p_tv(
     took the winner's line to two lines: "Watch again" went below the screen's foot."""
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    room = api.post("/api/rooms", json={"game": "hidden_leaders"}).json()
-    code, host = room["code"], room["host_token"]
-    tokens = [
-        api.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
-        for name in ("Maximilián Bartholomew", "Anna")
-    ]
-    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, host, tokens = start_duel(api, names=("Maximilián Bartholomew", "Anna"))
     play_to_end(api, code, tokens, max_orders=400)
     page = ended_board(browser, base, code, host, "en")
     page.locator(".final").wait_for()

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
 from tests.conftest import running_server
 from tests.live import wait_for
-from tests.play import auth
+from tests.play import start_duel
 
 pytestmark = pytest.mark.browser
 
@@ -50,13 +50,7 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
     with running_server(tmp_path) as server, sync_playwright() as playwright:
         base = server.base_url
         api = httpx.Client(base_url=base, timeout=10)
-        room = api.post("/api/rooms", json={"game": "legions"}).json()
-        code, host = room["code"], room["host_token"]
-        tokens = [
-            api.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
-            for name in ("Alice", "Bob")
-        ]
-        assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        code, host, tokens = start_duel(api, "legions", ("Alice", "Bob"))
         browser = launch(playwright)
         try:
             board = open_page(browser, f"{base}/b/{code}", {f"pecet_host_{code}": host}, False)

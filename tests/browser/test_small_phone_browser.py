@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, ViewportSize, expect
 from engine.core import JSON
 from tests.browser.kit import keep_screenshot
 from tests.conftest import ServerProcess
-from tests.play import auth, lobby_with_bots
+from tests.play import auth, lobby_with_bots, start_duel
 
 pytestmark = pytest.mark.browser
 
@@ -42,13 +42,7 @@ def test_hidden_leaders_rows_fit_a_small_phone(
 ) -> None:
     base = server.base_url
     http = httpx.Client(base_url=base, timeout=10)
-    created = http.post("/api/rooms", json={"game": "hidden_leaders"}).json()
-    code, host = created["code"], created["host_token"]
-    tokens = [
-        http.post(f"/api/rooms/{code}/seats", json={"name": name}).json()["token"]
-        for name in ("Ann", "Ben")
-    ]
-    assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    code, _host, tokens = start_duel(http, names=("Ann", "Ben"))
     picked = 0
     for token in tokens:
         context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
