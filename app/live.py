@@ -316,6 +316,9 @@ class LiveRoom:
     removed: set[str] = field(default_factory=set)
     """Token hashes of the seats the host removed in the lobby: their phones are told so, not
     that the seat is played elsewhere (memory only: after a restart they hear the latter)."""
+    turned_away: list[str] = field(default_factory=list)
+    """Names a full lobby refused, newest last, for the host's board (memory only): a duel's
+    third player was told "full" while the host could still make the room a night."""
 
     def bot_styles(self) -> tuple[str, ...]:
         """The styles a bot of this room may take: the table's game's and, on a night, each
@@ -425,6 +428,15 @@ class LiveRoom:
             info = self.rules.info
             return info.min_players, info.max_players
         return night_seat_limits(self.tournament)
+
+    def seats_more_as_a_night(self) -> bool:
+        """Whether this lobby, full as a single game, would seat more as a night of its game
+        (a duel game's round robin seats up to ``ROUND_ROBIN_MAX``)."""
+        return (
+            self.status == "lobby"
+            and self.tournament is None
+            and night_seat_limits(Plan(games=(self.game,)))[1] > len(self.seats)
+        )
 
     def tournament_json(self) -> JSON | None:
         plan = self.tournament

@@ -15,7 +15,7 @@ import inspect
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -880,8 +880,17 @@ def render_phone_view(live: LiveRoom, payload: JSON, lang: str) -> str:
 
 
 def render_board_view(
-    live: LiveRoom, payload: JSON, lang: str, *, host: bool, join_url: str
+    live: LiveRoom,
+    payload: JSON,
+    lang: str,
+    *,
+    host: bool,
+    join_url: str,
+    turned_away: Sequence[str] = (),
+    night_seats_more: bool = False,
 ) -> str:
+    """The board's fragment; ``turned_away``, the names a full lobby refused, and whether
+    the room would seat more as a night (``LiveRoom.seats_more_as_a_night``)."""
     return render(
         "fragments/board_view.html",
         lang,
@@ -889,8 +898,20 @@ def render_board_view(
         howto_game=live.game,
         host=host,
         join_url=join_url,
+        turned_away=list(turned_away),
+        night_seats_more=night_seats_more,
         **screen_context(live.game, payload, lang, board=True),
     )
+
+
+def turned_away(live: LiveRoom) -> dict[str, Any]:
+    """What the board's lobby says of the players a full room refused (the names, and
+    whether a night would seat them), as :func:`render_board_view` takes it."""
+    refused = live.turned_away if live.status == "lobby" else []
+    return {
+        "turned_away": refused,
+        "night_seats_more": bool(refused) and live.seats_more_as_a_night(),
+    }
 
 
 def render_error(live: LiveRoom, error: Mapping[str, Any], lang: str, *, board: bool) -> str:
@@ -938,7 +959,12 @@ def _render_for_connection(live: LiveRoom, payload: JSON, connection: Connection
     if connection.is_board:
         settings: Settings = connection.websocket.app.state.settings
         return render_board_view(
-            live, payload, lang, host=connection.host, join_url=join_url_for(settings, live.code)
+            live,
+            payload,
+            lang,
+            host=connection.host,
+            join_url=join_url_for(settings, live.code),
+            **turned_away(live),
         )
     return render_phone_view(live, payload, lang)
 
@@ -1182,12 +1208,20 @@ async def join(request: Request, code: str = Form(""), name: str = Form("")) -> 
         token = (await rooms.join(code, name, lang)).token
     except RoomError as refusal:
         seated = [s.name for s in live.seats] if live is not None else []
+        error = names.refusal_text(refusal.code, lang, name, seated) or translate_room_error(
+            refusal, lang
+        )
+        if refusal.code == "full" and live is not None and live.seats_more_as_a_night():
+            with i18n.use_language(lang):
+                error += " " + i18n.gettext(
+                    "The host's board shows you were turned away: as a night of several "
+                    "games the room seats more, and then you can join again."
+                )
         return index_page(
             request,
             code=typed_code,
             name=typed_name,
-            error=names.refusal_text(refusal.code, lang, name, seated)
-            or translate_room_error(refusal, lang),
+            error=error,
             error_code=refusal.code,
             status_code=refusal.status,
             headers={"Retry-After": str(refusal.retry_after)} if refusal.retry_after else None,
@@ -1482,6 +1516,7 @@ async def board(request: Request, code: str) -> Response:
         lang,
         host=is_host,
         join_url=join_url,
+        **turned_away(live),
     )
     html = render(
         "board.html",

@@ -462,10 +462,23 @@ class RoomService:
         live = await self.room(code)
         async with self.hold(live):
             pin = new_pin()
-            seat, token = self._add_seat(
-                live, shown, is_bot=False, bot_style=None, lang=lang, pin=pin
-            )
+            try:
+                seat, token = self._add_seat(
+                    live, shown, is_bot=False, bot_style=None, lang=lang, pin=pin
+                )
+            except Conflict as refused:
+                if refused.code == "full" and live.status == "lobby":
+                    self._turned_away(live, shown)
+                raise
             return Seated(seat, token, pin)
+
+    def _turned_away(self, live: LiveRoom, name: str) -> None:
+        """The host's board names who a full lobby refused: the host may still seat them
+        (a night of a duel game seats more), and they were told only "full"."""
+        if name in live.turned_away:
+            return
+        live.turned_away = [*live.turned_away, name][-TURNED_AWAY_KEPT:]
+        self.tell_boards(live)
 
     async def reclaim(self, code: str, name: str, pin: str) -> Seated:
         """A player's seat on a new device, by name and PIN, at any time (a seat handed to a
@@ -963,6 +976,7 @@ class RoomService:
         live.game, live.rules = game, rules
         live.status = "playing"
         live.match = match
+        live.turned_away = []
         self.changed(live)
 
     # ---------------------------------------------------------------- orders
@@ -1463,6 +1477,9 @@ RELOADED = (
     "result_at",
 )
 """What a copy of a room takes from the stored room when it is loaded again."""
+
+TURNED_AWAY_KEPT = 4
+"""How many names a full lobby refused its board shows (the newest)."""
 
 TIMER_RANGE = (1, 3600)
 

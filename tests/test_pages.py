@@ -1656,6 +1656,40 @@ def test_a_hidden_leaders_phone_names_its_own_last_move_and_keeps_the_others_on_
     assert f"Last: {name}</span>" in client.get(f"/b/{code}").text
 
 
+def test_a_full_duel_lobby_names_whom_it_turned_away_and_how_to_seat_them(
+    client: TestClient,
+) -> None:
+    """A duel's third player heard only "This room is full." while the host, unaware, could
+    still make the room a night (its round robin seats more); making it one, nobody told the
+    turned-away player to try again."""
+    room = client.post("/api/rooms", json={"game": "hidden_leaders"}).json()
+    code, host = room["code"], room["host_token"]
+    for name in ("Ana", "Sergej"):
+        client.post(f"/api/rooms/{code}/seats", json={"name": name})
+    refused = client.post("/join", data={"code": code, "name": "Bohumil"})
+    assert refused.status_code == 409
+    assert "This room is full." in refused.text
+    assert "as a night of several games the room seats more" in refused.text
+    client.cookies.set(f"pecet_host_{code}", host)
+    board = client.get(f"/b/{code}").text
+    assert 'data-testid="turned-away"' in board
+    assert "Turned away, the room being full: Bohumil." in board
+    assert "“Make it a tournament” below" in board
+    made = client.post(
+        f"/api/rooms/{code}/tournament", json={"tournament": {"count": 1}}, headers=auth(host)
+    )
+    assert made.status_code == 200, made.text
+    board = client.get(f"/b/{code}").text
+    assert "Turned away, the room being full: Bohumil." in board
+    assert "“Make it a tournament” below" not in board, "it is one now"
+    joined = client.post(f"/api/rooms/{code}/seats", json={"name": "Bohumil"})
+    assert joined.status_code == 201, joined.text
+    started = client.post(f"/api/rooms/{code}/start", headers=auth(host))
+    assert started.status_code == 200, started.text
+    assert 'data-testid="turned-away"' not in client.get(f"/b/{code}").text
+    client.cookies.clear()
+
+
 def test_a_phone_whose_seat_went_to_a_bot_watches_and_is_told_how_to_come_back(
     client: TestClient,
 ) -> None:
