@@ -140,3 +140,23 @@ def test_a_targets_settling_cost_is_counted_in_each_language_plural() -> None:
             for n in (1, 3, 5)
         ]
     assert said == ["osídlení za 1 člověka", "osídlení za 3 lidi", "osídlení za 5 lidí"]
+
+
+def test_h20_1_a_nights_kept_colour_is_said_to_be_kept(client: TestClient) -> None:
+    """A night's later Heirs game offered each phone a single colour with no word why: it
+    read as the last one left, not as the player's own for the night."""
+    created = client.post("/api/rooms", json={"game": "heirs"}).json()
+    code, host = created["code"], created["host_token"]
+    token = client.post(f"/api/rooms/{code}/seats", json={"name": "Ann"}).json()["token"]
+    for _ in range(2):
+        client.post(f"/api/rooms/{code}/bots", headers={"Authorization": f"Bearer {host}"})
+    bearer = {"Authorization": f"Bearer {host}"}
+    assert client.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
+    client.cookies.set(f"pecet_seat_{code}", token)
+    assert 'data-testid="colour-kept"' not in client.get(f"/r/{code}").text, "a game of its own"
+    match = current_match(live_room(client, code))
+    # What a night's later Heirs game is given (engine/heirs/api.py, H20.1).
+    match.state = HEIRS.setup(3, 7, {"colours": ["green", "red", "blue"]})
+    html = client.get(f"/r/{code}").text
+    assert 'data-testid="colour-kept"' in html
+    assert "Your colour stays the same all tournament long." in html

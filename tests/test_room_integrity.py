@@ -487,7 +487,12 @@ def receive_until(ws: WebSocketTestSession, wanted: Any, limit: int = 8) -> str:
     raise AssertionError("the expected frame never came")
 
 
-SETUP = {"kind": "setup", "colours": ["red", "blue", "green"], "characters": ["dwarf", "seer"]}
+SETUP = {
+    "kind": "setup",
+    "colours": ["red", "blue", "green"],
+    "colour_kept": False,
+    "characters": ["dwarf", "seer"],
+}
 
 
 @pytest.mark.parametrize(

@@ -312,6 +312,8 @@ class HeirsRules(HeirsEngine):
             return {
                 "kind": "setup",
                 "colours": [fixed] if fixed else self.free_colours(state),
+                # H20.1: the one colour is the seat's own for the night, not the last left.
+                "colour_kept": fixed is not None,
                 "characters": list(heir.offered),
             }
         if state.phase != PHASE_ORDERS or heir.fallen or heir.order is not None:

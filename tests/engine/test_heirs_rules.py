@@ -942,6 +942,8 @@ def test_h20_1_a_tournament_keeps_each_heirs_colour() -> None:
     kept = ["green", "red", "blue"]
     state = RULES.setup(3, 5, {"colours": kept})
     assert [prompt_of(RULES, state, seat)["colours"] for seat in range(3)] == [[c] for c in kept]
+    assert all(prompt_of(RULES, state, seat)["colour_kept"] for seat in range(3))
+    assert not prompt_of(RULES, RULES.setup(3, 5, {}), 0)["colour_kept"]
     character = prompt_of(RULES, state, 0)["characters"][0]
     with pytest.raises(IllegalOrder) as refused:
         RULES.submit(state, 0, {"colour": "red", "character": character})
