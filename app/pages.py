@@ -180,7 +180,10 @@ environment.globals.update(
     language_names=i18n.LANGUAGE_NAMES,
     name_max=NAME_MAX,
     hosted_games=available_games(),
+    # The games a night plays as round robins (two players each), where the others predict.
+    duel_game_ids=[g for g in available_games() if get_rules(g).info.max_players == 2],
 )
+environment.filters["game_name"] = game_name
 environment.filters["seat_name"] = lambda seat, room: next(
     (s["name"] for s in room["seats"] if s["seat"] == seat), str(seat)
 )

@@ -1690,6 +1690,21 @@ def test_a_full_duel_lobby_names_whom_it_turned_away_and_how_to_seat_them(
     client.cookies.clear()
 
 
+def test_the_tournament_form_says_where_predictions_come_from(client: TestClient) -> None:
+    """Predictions have no switch, and a host looked for one on an all-Heirs night: the form
+    says they come with a duel game's round robin, naming the duel games in its language."""
+    room = client.post("/api/rooms", json={"game": "heirs"}).json()
+    client.cookies.set(f"pecet_host_{room['code']}", room["host_token"])
+    form = client.get(f"/b/{room['code']}").text
+    note = form[form.index('data-testid="predictions-note"') :]
+    note = note[: note.index("</p>")]
+    assert "predict its winner" in note
+    assert "(Hidden Leaders Duel, Legions)" in note
+    client.cookies.set("pecet_lang", "cs")
+    assert "(Skrytí vůdci: Duel, Legie)" in client.get(f"/b/{room['code']}").text
+    client.cookies.clear()
+
+
 def test_a_phone_whose_seat_went_to_a_bot_watches_and_is_told_how_to_come_back(
     client: TestClient,
 ) -> None:
