@@ -191,6 +191,13 @@ def test_the_sheet_folds_with_the_seal_in_reach(
     parts = page.locator("details.hx-part")
     names = parts.evaluate_all("els => els.map(e => e.dataset.part)")
     assert names[0] == "expedition" and {"trick", "retinue", "city", "heir"} <= set(names)
+    # The cards below the sheet stand a card's gap apart (an empty band of 44 px stood under
+    # "Your heir": the sheet's own bottom padding, left from when nothing came after it).
+    gap = page.evaluate(
+        "() => document.querySelector('.ph-history').getBoundingClientRect().top"
+        " - document.querySelector('[data-testid=my-heir]').getBoundingClientRect().bottom"
+    )
+    assert 0 <= gap <= 12, f"{gap} px between 'Your heir' and the log"
 
     def in_view() -> bool:
         box = seal.bounding_box()
