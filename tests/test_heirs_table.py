@@ -685,3 +685,14 @@ def test_h11_7_an_unknown_caster_is_not_told_by_its_pedestal() -> None:
                         assert opening.data["seat"] == event.data["caster"]
             state = steps[-1].state
     assert told["unknown"] and told["named"], told
+
+
+def test_h11_5_a_battle_trick_reads_as_on_for_the_round_in_every_language() -> None:
+    """The caster's War cry or Shield that met no battle vanished from its log; its line now
+    says what the card does all round, in each language (no "0 more soldiers")."""
+    war_cry = {"kind": "trick", "data": {"seat": 0, "card": "war_cry", "battle": True}}
+    (line,) = lines_in("en", war_cry, (0,))
+    assert line == "Your War cry: +8 attack in your battles this round."
+    for lang in ("cs", "hr", "ru"):
+        (line,) = lines_in(lang, war_cry, (0,))
+        assert line and "War cry" not in line and "8" in line, (lang, line)

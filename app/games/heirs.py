@@ -627,6 +627,11 @@ def _trick_line(data: Mapping[str, Any], name: Any) -> str:
     gettext, ngettext = i18n.gettext, i18n.ngettext
     card = trick_name(data.get("card", ""))
     target = data.get("target")
+    if data.get("battle"):  # War cry, Shield of the Seal: on all round (H11.5)
+        return gettext("Your %(card)s: %(effect)s.") % {
+            "card": card,
+            "effect": trick_text(data.get("card", "")),
+        }
     if data.get("reflected"):
         return gettext("Your %(card)s on %(target)s was reflected by a Mirror.") % {
             "card": card,

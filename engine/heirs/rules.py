@@ -169,7 +169,12 @@ class Step:
         card_id: str = trick["card"]
         group = rules.content.card_group[card_id]
         if group == 2:
-            return  # battle tricks are on since the pass began; Shadow path runs in part 6
+            # Battle tricks are on since the pass began (H11.5), Shadow path runs in part 6. The
+            # caster hears at its step that its War cry or Shield is on, a battle or none: else
+            # a card that met no battle left its phone without a word.
+            if card_id in ("war_cry", "shield_of_the_seal"):
+                self.private("trick", {"card": card_id, "battle": True})
+            return
         card = rules.content.cards[card_id]
         heir = self.heir
         st = self.st

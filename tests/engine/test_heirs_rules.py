@@ -599,6 +599,29 @@ def test_h11_4_reinforcements_ignore_the_cap() -> None:
     assert st.heirs[0].soldiers == 21 and st.heirs[0].gold == 0
 
 
+def test_h11_5_a_battle_trick_is_told_to_its_caster_alone_battle_or_none() -> None:
+    """War cry and Shield are on all round (H11.5); a card that met no battle left the
+    caster's phone without a word, so the caster hears at its step that the card is on."""
+    from engine.core import events_for
+
+    st = scenario(RULES, 2)
+    edit_heir(RULES, st, 0, hand=["war_cry", "hired_knights", "spy"])
+    edit_heir(RULES, st, 1, hand=["shield_of_the_seal", "hired_knights", "spy"])
+    st = seal(
+        RULES,
+        st,
+        {0: {"trick": {"card": "war_cry"}}, 1: {"trick": {"card": "shield_of_the_seal"}}},
+    )
+    _st, events = run_pass(st)
+    told = [(e.data["seat"], e.data["card"]) for e in events if e.kind == "trick"]
+    assert sorted(told) == [(0, "war_cry"), (1, "shield_of_the_seal")]
+    assert not [e for e in events if e.kind == "battle_report"], "no battle this round"
+    for seat, card in ((0, "war_cry"), (1, "shield_of_the_seal")):
+        mine = [e["data"] for e in events_for(events, seat) if e["kind"] == "trick"]
+        assert mine == [{"seat": seat, "card": card, "battle": True}]
+    assert not [e for e in events_for(events, None) if e["kind"] == "trick"], "the board: none"
+
+
 def test_h11_9_portraits_of_the_fallen_are_discarded() -> None:
     st = scenario(RULES, 3)
     edit_heir(RULES, st, 0, portraits=[1, 2])
