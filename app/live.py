@@ -709,9 +709,15 @@ def as_aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
+def is_duel(game: str) -> bool:
+    """Whether ``game`` is for exactly two players: a night plays it as a round robin, and
+    its other players watch and predict."""
+    return get_rules(game).info.max_players == 2
+
+
 def duel_games(plan: Plan) -> list[str]:
     """The games of the plan for exactly two players: played as round robins."""
-    return [game for game in set(plan.games) if get_rules(game).info.max_players == 2]
+    return [game for game in set(plan.games) if is_duel(game)]
 
 
 def night_seat_limits(plan: Plan) -> tuple[int, int]:

@@ -52,7 +52,7 @@ from app.games import (
 )
 from app.hub import Connection
 from app.lan import join_base_url
-from app.live import TIMED_OUT, LiveRoom, SeatInfo, timer_marks
+from app.live import TIMED_OUT, LiveRoom, SeatInfo, is_duel, timer_marks
 from app.proofs import canonical_json
 from app.rooms import NAME_MAX, RoomService, name_key, normalize_code
 from engine.core import JSON
@@ -181,7 +181,7 @@ environment.globals.update(
     name_max=NAME_MAX,
     hosted_games=available_games(),
     # The games a night plays as round robins (two players each), where the others predict.
-    duel_game_ids=[g for g in available_games() if get_rules(g).info.max_players == 2],
+    duel_game_ids=[g for g in available_games() if is_duel(g)],
 )
 environment.filters["game_name"] = game_name
 environment.filters["seat_name"] = lambda seat, room: next(
