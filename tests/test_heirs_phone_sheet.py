@@ -11,7 +11,13 @@ from fastapi.testclient import TestClient
 
 from engine.core import Rng
 from engine.registry import get_rules
-from tests.live import current_match, heirs_at_first_orders, live_room, wait_for
+from tests.live import (
+    bots_have_sealed,
+    current_match,
+    heirs_at_first_orders,
+    live_room,
+    wait_for,
+)
 
 HEIRS: Any = get_rules("heirs")
 
@@ -154,9 +160,12 @@ def test_h20_1_a_nights_kept_colour_is_said_to_be_kept(client: TestClient) -> No
     assert client.post(f"/api/rooms/{code}/start", headers=bearer).status_code == 200
     client.cookies.set(f"pecet_seat_{code}", token)
     assert 'data-testid="colour-kept"' not in client.get(f"/r/{code}").text, "a game of its own"
-    match = current_match(live_room(client, code))
+    live = live_room(client, code)
+    # The bots' setup seals are written first: one still on its way would set the match's
+    # state after the one put in below.
+    bots_have_sealed(live)
     # What a night's later Heirs game is given (engine/heirs/api.py, H20.1).
-    match.state = HEIRS.setup(3, 7, {"colours": ["green", "red", "blue"]})
+    current_match(live).state = HEIRS.setup(3, 7, {"colours": ["green", "red", "blue"]})
     html = client.get(f"/r/{code}").text
     assert 'data-testid="colour-kept"' in html
     assert "Your colour stays the same all tournament long." in html
