@@ -200,9 +200,12 @@ HEIRS_MAP_JS = (
         box: [round(b.left), round(b.top), round(b.width), round(b.height)]});
     }
   }
+  // A token on its way crosses fields, capitals too (a step may start between the settle and
+  // this look): a token is checked where it stands, as the pedestals below are.
   const covered = [];
   const capitals = [...map.querySelectorAll('.hx-capital-glyph')].filter(shown);
   for (const token of map.querySelectorAll('g.hx-heir-token')) {
+    if (token.getAnimations().length) continue;
     const body = rect(token.querySelector('.hx-token-body') || token);
     for (const capital of capitals) {
       const c = cut(body, rect(capital));
@@ -211,8 +214,7 @@ HEIRS_MAP_JS = (
         w: round(c.w), h: round(c.h)});
     }
   }
-  // A heir's pedestal number must not sit on a field's name. Tokens on their way (the next
-  // step may have started walking one) are left for the frame where they stand.
+  // A heir's pedestal number must not sit on a field's name.
   const labels = [...map.querySelectorAll('.hx-field-id')].filter(shown);
   const badges = [];
   for (const badge of map.querySelectorAll('.hx-pedestal')) {
