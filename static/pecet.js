@@ -426,6 +426,13 @@
   function showConnection(on) {
     var banner = document.getElementById("connection");
     if (banner) banner.hidden = !on;
+    // In the phone's language as it stands: one chosen since the page loaded (over the
+    // socket, data-set-lang) came with the view, the banner with the page.
+    var view = document.getElementById("phone-view");
+    if (banner && on && view && view.dataset.reconnecting) {
+      banner.querySelector(".connection-words").textContent = view.dataset.reconnecting;
+      banner.querySelector(".connection-queued").textContent = " " + view.dataset.queued;
+    }
     body.classList.toggle("offline", !!on);
     var queued = document.querySelector("#connection .connection-queued");
     if (queued && !on) queued.hidden = true;
@@ -563,6 +570,14 @@
     var replayedBefore = null;  // while a held frame plays: the orders sent when it came
     framesHeld = function () { return pressing || draining || stepping !== 0; };
     htmx.createWebSocket = function (url) {
+      // The socket's address was written with the page's language; one chosen since on this
+      // page (data-set-lang) holds when the socket opens again after a drop, else the phone
+      // went back to the language it was loaded in, mid-game.
+      var address = new URL(url, location.href);
+      if (address.searchParams.has("lang") && document.documentElement.lang) {
+        address.searchParams.set("lang", document.documentElement.lang);
+        url = address.toString();
+      }
       phoneSocket = openSocket(url);
       held = [];
       draining = false;

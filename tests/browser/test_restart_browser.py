@@ -18,7 +18,13 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot, launch
+from tests.browser.kit import (
+    BOARD_SIZE,
+    PHONE_SIZE,
+    choose_phone_language,
+    keep_screenshot,
+    launch,
+)
 from tests.conftest import running_server
 from tests.live import wait_for
 from tests.play import start_duel
@@ -60,6 +66,8 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             )
             for phone in (alice, bob):
                 expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+            # Alice reads Czech, chosen on the page after it loaded in English.
+            choose_phone_language(alice, "cs")
             alice.locator("[data-testid=seal-form] .lg-pick").first.click()
             alice.locator("[data-testid=seal-form] [data-testid=seal]").click()
             expect(board.locator(".lg-seal.sealed")).to_have_count(1)
@@ -70,6 +78,8 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             for page in (board, alice, bob):
                 expect(page.locator("#connection")).to_be_visible()
                 expect(page.locator("body")).to_have_class(re.compile(r"\boffline\b"))
+            # In the language chosen on the page, not the one it loaded in.
+            expect(alice.locator("#connection")).to_contain_text("Znovu se připojuji")
             # The phone's banner takes its own room: the name under it stays in sight.
             banner, name = (bob.locator(s).bounding_box() for s in ("#connection", ".ph-name"))
             assert banner and name and name["y"] >= banner["y"] + banner["height"] - 1
@@ -98,6 +108,10 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
                 "the round sealed across the restart resolved",
             )
             expect(board.locator(".lg-seal.sealed")).to_have_count(0)
+            # The language chosen on the page held across the new socket: the legions the
+            # round revealed, drawn by the server after the restart, are told in Czech, not in
+            # the English the page loaded in.
+            expect(alice.locator("[data-testid=legions-phone]")).to_contain_text("Odhalené legie")
             keep_screenshot(board, artifacts / "restart-board-after.png")
         finally:
             browser.close()
