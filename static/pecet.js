@@ -382,12 +382,43 @@
   }
   // A quiet socket asks now and then whether it missed anything: the server answers with
   // the whole view if the room changed since the last one it sent, else a small pong.
-  var IDLE_PING_MS = 10000, lastPing = 0;
+  // No answer at all means the connection is gone though the socket never closed (a phone's
+  // Wi-Fi dropped: nothing tells the browser). Then the page says so and opens a new socket,
+  // and what it sent since it last heard from the server goes out again on that one: sent
+  // into the dead socket, a seal seemed to do nothing while the TV showed the seat as there.
+  var IDLE_PING_MS = 10000, ANSWER_WITHIN_MS = 8000, lastPing = 0, lastHeard = Date.now();
+  var sentUnheard = [];  // what left since the server was last heard: [{at, message}]
   function tickIdle(now) {
-    if (!socket || !connected || now - lastFrame < IDLE_PING_MS || now - lastPing < IDLE_PING_MS) return;
+    if (!socket || !connected) return;
+    if (lastPing > lastHeard && now - lastPing > ANSWER_WITHIN_MS) {
+      connected = false;
+      showConnection(true);
+      var again = sentUnheard.filter(function (sent) { return sent.at >= lastHeard; });
+      sentUnheard = [];
+      // The old socket is let go without a word: closed, it would make htmx open another
+      // socket in place of the new one (a dead connection closes as "abnormal").
+      if (lastSocket) {
+        lastSocket.onclose = null;
+        lastSocket.onerror = null;
+        try { lastSocket.close(); } catch (e) { /* already closing */ }
+      }
+      socket.reconnect();  // the messages below wait for the new socket to open
+      again.forEach(function (sent) { socket.send(sent.message); });
+      var queued = document.querySelector("#connection .connection-queued");
+      if (queued && again.length) queued.hidden = false;
+      return;
+    }
+    if (now - lastFrame < IDLE_PING_MS || now - lastPing < IDLE_PING_MS) return;
     lastPing = now;
     socket.send(JSON.stringify({ type: "ping" }));
   }
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    lastHeard = Date.now();
+    sentUnheard = [];
+  });
+  document.addEventListener("htmx:wsBeforeSend", function (evt) {
+    sentUnheard.push({at: Date.now(), message: evt.detail.message});
+  });
   // The sealing timer's figures (templates/_countdown.html), counted down from the deadline
   // the frame brought, or standing at the time left while the clock is paused.
   function tickCountdowns(now) {
@@ -423,6 +454,11 @@
     };
   }
   var socket = null, connected = false, connectedOnce = false;
+  var lastSocket = null;  // the browser's socket under htmx's (tickIdle lets a dead one go)
+  if (window.htmx && htmx.createWebSocket) {
+    var createSocket = htmx.createWebSocket;
+    htmx.createWebSocket = function (url) { return (lastSocket = createSocket(url)); };
+  }
   function showConnection(on) {
     var banner = document.getElementById("connection");
     if (banner) banner.hidden = !on;
@@ -446,6 +482,7 @@
   });
   document.addEventListener("htmx:wsOpen", function (evt) {
     socket = evt.detail.socketWrapper; connected = true; connectedOnce = true;
+    lastHeard = Date.now();
     showConnection(false);
   });
   document.addEventListener("htmx:wsClose", function (evt) {

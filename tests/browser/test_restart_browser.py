@@ -74,6 +74,8 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             before = api.get(f"/api/rooms/{code}").json()
             assert list(before["commitments"]) == ["0"] and before["history"] == []
 
+            drawn_before = str(before["version"])
+            expect(alice.locator("#phone-view")).to_have_attribute("data-version", drawn_before)
             server.kill()
             for page in (board, alice, bob):
                 expect(page.locator("#connection")).to_be_visible()
@@ -108,10 +110,53 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
                 "the round sealed across the restart resolved",
             )
             expect(board.locator(".lg-seal.sealed")).to_have_count(0)
-            # The language chosen on the page held across the new socket: the legions the
-            # round revealed, drawn by the server after the restart, are told in Czech, not in
-            # the English the page loaded in.
-            expect(alice.locator("[data-testid=legions-phone]")).to_contain_text("Odhalené legie")
+            # The language chosen on the page held across the new socket: the view of the
+            # round's outcome, drawn by the server after the restart, is Czech, not the
+            # English the page loaded in.
+            expect(alice.locator("#phone-view")).not_to_have_attribute(
+                "data-version", drawn_before, timeout=TIMEOUT_MS
+            )
+            expect(alice.locator(".ph-room")).to_contain_text("Místnost")
             keep_screenshot(board, artifacts / "restart-board-after.png")
+        finally:
+            browser.close()
+
+
+def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arrives(
+    tmp_path: Path, artifacts: Path
+) -> None:
+    """A phone's Wi-Fi drops and nothing closes its socket (Chromium's offline mode does the
+    same): before, the page never showed "Reconnecting…", a seal tapped then seemed to do
+    nothing, and the TV went on showing the seat there. The page's ping gets no answer, so
+    it says so and opens a new socket, and the seal it sent into the dead one goes out again
+    on the new one once the phone is back."""
+    with running_server(tmp_path) as server, sync_playwright() as playwright:
+        base = server.base_url
+        api = httpx.Client(base_url=base, timeout=10)
+        code, _host, tokens = start_duel(api, "legions", ("Alice", "Bob"))
+        browser = launch(playwright)
+        try:
+            alice, bob = (
+                open_page(browser, f"{base}/r/{code}", {f"pecet_seat_{code}": token}, True)
+                for token in tokens
+            )
+            for phone in (alice, bob):
+                expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+            bob.context.set_offline(True)
+            bob.locator("[data-testid=seal-form] .lg-pick").first.click()
+            bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
+            # The page pings a quiet socket every 10 s and waits 8 s for the answer.
+            expect(bob.locator("#connection")).to_be_visible(timeout=30_000)
+            expect(bob.locator("#connection .connection-queued")).to_be_visible()
+            assert api.get(f"/api/rooms/{code}").json()["commitments"] == {}
+            keep_screenshot(bob, artifacts / "dead-connection-phone.png")
+
+            bob.context.set_offline(False)
+            expect(bob.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
+            wait_for(
+                lambda: list(api.get(f"/api/rooms/{code}").json()["commitments"]) == ["1"],
+                "the seal tapped into the dead socket arrived on the new one",
+            )
+            expect(alice.locator("[data-testid=seal-form]")).to_be_visible()
         finally:
             browser.close()
