@@ -56,6 +56,16 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
         board.locator(".hx-more-time summary").click()
         expect(timer).to_be_visible()
         expect(timer).to_be_enabled()
+        # The panels open in one place, one at a time: the PINs opened over the open timer
+        # panel hid its controls.
+        board.locator(".hx-host > details[data-testid=pins] > summary").click()
+        expect(board.locator(".hx-host > details[data-testid=pins]")).to_have_attribute("open", "")
+        expect(board.locator(".hx-host > details.hx-more-time")).not_to_have_attribute("open", "")
+        board.locator(".hx-more-time summary").click()
+        expect(timer).to_be_visible()
+        expect(board.locator(".hx-host > details[data-testid=pins]")).not_to_have_attribute(
+            "open", ""
+        )
     finally:
         board.context.close()
 
