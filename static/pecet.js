@@ -27,9 +27,23 @@
     var count = parseInt(form.dataset.takeCount || "2", 10);
     var boxes = Array.prototype.slice.call(form.querySelectorAll('input[name="slot"]'));
     var submit = form.querySelector('button[type="submit"]');
-    function update() {
+    // data-one-per: at most one tick in each such part of the form (Legions' five-location
+    // route, G8.3: one legion from each of 2 locations); a second tick in a part takes the
+    // place of the first, as the form's hint says, rather than a pair the server refuses.
+    var onePer = form.dataset.onePer;
+    function update(evt) {
+      var ticked = evt && evt.target && evt.target.checked ? evt.target : null;
+      var part = ticked && onePer ? ticked.closest(onePer) : null;
+      if (part) {
+        part.querySelectorAll('input[name="slot"]').forEach(function (b) {
+          if (b !== ticked) b.checked = false;
+        });
+      }
       var checked = boxes.filter(function (b) { return b.checked; }).length;
-      boxes.forEach(function (b) { b.disabled = !b.checked && checked >= count; });
+      boxes.forEach(function (b) {
+        var sameSpot = onePer && b.closest(onePer) && b.closest(onePer).querySelector('input[name="slot"]:checked');
+        b.disabled = !b.checked && checked >= count && !sameSpot;
+      });
       if (submit) submit.disabled = checked !== count;
     }
     form.addEventListener("change", update);

@@ -166,10 +166,18 @@ def pick_two_under(page: Page, state: LegionsState, lang: str, artifacts: Path) 
     expect(picks).to_have_count(10)
     confirm = page.locator("[data-testid=under-submit]")
     expect(confirm).to_be_disabled()
-    picks.nth(0).click()  # a Market legion
+    picks.nth(1).click()  # a Market legion
+    picks.nth(0).click()  # the other Market legion takes its place (one per location)
+    expect(form.locator("input:checked")).to_have_count(1)
+    expect(confirm).to_be_disabled()
     picks.nth(2).click()  # a Barracks legion
     expect(confirm).to_be_enabled()
-    expect(form.locator("input:disabled")).to_have_count(8)  # two at most
+    # Two at most, one per location: the other three locations' legions wait; a Market or
+    # Barracks legion may still take the place of the one ticked there.
+    expect(form.locator("input:disabled")).to_have_count(6)
+    picks.nth(3).click()
+    picks.nth(2).click()
+    expect(form.locator("input:checked")).to_have_count(2)
 
     fit = phone_fit(page, "legions", "under")
     keep_screenshot(page, artifacts / f"legions-phone-under-five-{lang}.png", full_page=True)
