@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal, Self
 
-from fastapi import APIRouter, Depends, Header, Path, Request, status
+from fastapi import APIRouter, Depends, Header, Path, Query, Request, status
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from app import i18n
@@ -544,10 +544,24 @@ async def move_seat(
 
 
 @router.post("/rooms/{code}/options", responses=ERRORS)
-async def set_options(code: str, body: GameOptions, rooms: Service, token: Token) -> Options:
+async def set_options(
+    code: str,
+    body: GameOptions,
+    rooms: Service,
+    token: Token,
+    game: Annotated[
+        str | None,
+        Query(
+            max_length=40,
+            description="A game of the night's list other than the room's own, whose own "
+            'options these are (`?game=heirs` with `{"rounds": 8}` on a night opened as a '
+            "duel); they are kept in the room's options under `night_games`.",
+        ),
+    ] = None,
+) -> Options:
     """Host, in the lobby: change options (e.g. `{"timer": 90}`, Heirs' `{"rounds": 10}`);
     a key set to null goes back to its default."""
-    return Options(options=await rooms.set_options(code, token, body))
+    return Options(options=await rooms.set_options(code, token, body, game))
 
 
 @router.post("/rooms/{code}/seats/{seat}/time", responses=ERRORS)

@@ -590,10 +590,21 @@ Listener = Callable[[LiveRoom, Change], None]
 ROOM_OPTIONS = ("timer",)
 """Options the room itself keeps (the engine never sees them)."""
 
+NIGHT_GAMES = "night_games"
+"""The room's options key for the options of a night's games other than the room's own, by
+game id (a night opened as a duel whose Heirs game is played over 8 rounds)."""
+
 
 def game_options(options: Mapping[str, Any]) -> dict[str, Any]:
     """The options the game's engine is set up with: all but the room's own."""
-    return {k: v for k, v in options.items() if k not in ROOM_OPTIONS}
+    return {k: v for k, v in options.items() if k not in ROOM_OPTIONS and k != NIGHT_GAMES}
+
+
+def night_game_options(options: Mapping[str, Any], game: str) -> dict[str, Any]:
+    """The options the host set for ``game``, one of a night's games other than the room's."""
+    kept = options.get(NIGHT_GAMES)
+    chosen = kept.get(game) if isinstance(kept, Mapping) else None
+    return dict(chosen) if isinstance(chosen, Mapping) else {}
 
 
 def seat_info_of(seat: Seat, away_after: timedelta) -> SeatInfo:

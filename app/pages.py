@@ -52,7 +52,7 @@ from app.games import (
 )
 from app.hub import Connection
 from app.lan import join_base_url
-from app.live import TIMED_OUT, LiveRoom, SeatInfo, is_duel, timer_marks
+from app.live import TIMED_OUT, LiveRoom, SeatInfo, is_duel, night_game_options, timer_marks
 from app.proofs import canonical_json
 from app.rooms import NAME_MAX, RoomService, name_key, normalize_code
 from engine.core import JSON
@@ -903,8 +903,30 @@ def render_board_view(
         join_url=join_url,
         turned_away=list(turned_away),
         night_seats_more=night_seats_more,
+        night_options=night_options(live, payload, lang) if host else [],
         **screen_context(live.game, payload, lang, board=True),
     )
+
+
+def night_options(live: LiveRoom, payload: JSON, lang: str) -> list[JSON]:
+    """In the lobby of a night, the host's options of each of its games other than the room's
+    own (Heirs' rounds and variants on a night opened as a duel), each game's own lobby form
+    drawn for it: ``[{"game", "name", "html"}]``, a game with none of its own left out."""
+    plan = payload.get("tournament")
+    if payload.get("status") != "lobby" or not plan:
+        return []
+    forms = []
+    for game in dict.fromkeys(plan.get("games") or ()):
+        if game == live.game:
+            continue
+        chosen = {**payload, "options": night_game_options(live.options, game), "view": None}
+        context = screen_context(game, chosen, lang, board=True)
+        context.update(code=live.code, host=True, night_game=game)
+        html = render(f"games/{game}/lobby_host.html", lang, **context).strip()
+        if html:
+            with i18n.use_language(lang):
+                forms.append({"game": game, "name": game_name(game), "html": html})
+    return forms
 
 
 def turned_away(live: LiveRoom) -> dict[str, Any]:
@@ -1559,7 +1581,7 @@ async def host_action(request: Request, code: str, action: str, **params: Any) -
         elif action == "pause":
             await rooms.set_paused(code, token, bool(params["paused"]))
         elif action == "options":
-            await rooms.set_options(code, token, params.get("options") or {})
+            await rooms.set_options(code, token, params.get("options") or {}, params.get("game"))
         elif action == "kick":
             await rooms.kick(code, token, params["seat"])
         elif action == "time":
@@ -1606,13 +1628,17 @@ async def board_options(request: Request, code: str) -> Response:
     """The lobby's options form: a number stays a number, an empty field drops the option."""
     form = await request.form()
     options: dict[str, Any] = {}
+    # The options of another game of the night than the room's own (its form says which).
+    game = str(form.get("night_game") or "") or None
     for key, value in form.items():
+        if key == "night_game":
+            continue
         if key.endswith("[]"):  # a list of checkboxes: every ticked value
             options[key[:-2]] = [str(v) for v in form.getlist(key) if str(v).strip()]
             continue
         text = str(value).strip()
         options[key] = int(text) if text.lstrip("-").isdigit() else (text or None)
-    return await host_action(request, code, "options", options=options)
+    return await host_action(request, code, "options", options=options, game=game)
 
 
 @router.post("/b/{code}/seats/{seat}/kick")

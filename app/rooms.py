@@ -35,6 +35,7 @@ from app.errors import (
     Unavailable,
 )
 from app.live import (
+    NIGHT_GAMES,
     ROOM_OPTIONS,
     Change,
     Listener,
@@ -49,6 +50,7 @@ from app.live import (
     game_options,
     hash_token,
     live_match_of,
+    night_game_options,
     night_seat_limits,
     players_of,
     seat_info_of,
@@ -666,22 +668,33 @@ class RoomService:
             session.add(row)
 
     async def set_options(
-        self, code: str, host_token: str | None, options: Mapping[str, Any]
+        self,
+        code: str,
+        host_token: str | None,
+        options: Mapping[str, Any],
+        game: str | None = None,
     ) -> dict[str, Any]:
-        """Host, in the lobby: change the game's options (rounds, sealing timer, ...)."""
+        """Host, in the lobby: change the game's options (rounds, sealing timer, ...).
+
+        ``game``: one of the night's games other than the room's own (its plan's list), whose
+        own options these are (Heirs' rounds on a night opened as a duel); the room's options
+        (the timer) are set without it."""
         live = await self.room(code)
         self._require_host(live, host_token)
         async with self.hold(live):
             if live.status != "lobby":
                 raise Conflict("Options can only change before the game starts.", code="started")
-            merged = {**live.options, **options}
-            merged = {k: v for k, v in merged.items() if v is not None}
-            try:
-                check_room_options(merged)
-                players = max(len(live.seats), live.rules.info.min_players)
-                live.rules.setup(players, 0, game_options(merged))
-            except (ValueError, TypeError, KeyError) as error:
-                raise Invalid(f"Bad options: {error}", code="bad_options") from error
+            if game is not None and game != live.lobby_game:
+                merged = self._night_game_options(live, game, options)
+            else:
+                merged = {**live.options, **options}
+                merged = {k: v for k, v in merged.items() if v is not None}
+                try:
+                    check_room_options(merged)
+                    players = max(len(live.seats), live.rules.info.min_players)
+                    live.rules.setup(players, 0, game_options(merged))
+                except (ValueError, TypeError, KeyError) as error:
+                    raise Invalid(f"Bad options: {error}", code="bad_options") from error
             with Session(self.db) as session:
                 room = session.get(Room, live.row_id)
                 assert room is not None
@@ -692,6 +705,37 @@ class RoomService:
             live.options = merged
             self.changed(live)
             return dict(merged)
+
+    @staticmethod
+    def _night_game_options(
+        live: LiveRoom, game: str, options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The room's options with ``options`` set for ``game``, a game of the night's plan
+        other than the room's own; checked as the game is set up with them."""
+        plan = live.tournament
+        if plan is None or game not in plan.games:
+            raise Invalid(
+                "Options of another game are for a game of the night's list.", code="bad_game"
+            )
+        if any(key in ROOM_OPTIONS or key == NIGHT_GAMES for key in options):
+            raise Invalid("The room's own options are set without a game.", code="bad_options")
+        chosen = {**night_game_options(live.options, game), **options}
+        chosen = {k: v for k, v in chosen.items() if v is not None}
+        rules = get_rules(game)
+        try:
+            rules.setup(max(len(live.seats), rules.info.min_players), 0, chosen)
+        except (ValueError, TypeError, KeyError) as error:
+            raise Invalid(f"Bad options: {error}", code="bad_options") from error
+        kept = live.options.get(NIGHT_GAMES)
+        night = dict(kept) if isinstance(kept, Mapping) else {}
+        if chosen:
+            night[game] = chosen
+        else:
+            night.pop(game, None)
+        merged = {k: v for k, v in live.options.items() if k != NIGHT_GAMES}
+        if night:
+            merged[NIGHT_GAMES] = night
+        return merged
 
     async def set_time_factor(
         self, code: str, host_token: str | None, position: int, factor: float | None
@@ -907,7 +951,11 @@ class RoomService:
         if plan is not None:
             fixture = upcoming(plan, live.results)[0]
             game, players = fixture.game, list(fixture.players or players)
-        options = dict(live.options) if game == live.lobby_game else {}
+        options = (
+            game_options(live.options)
+            if game == live.lobby_game
+            else night_game_options(live.options, game)
+        )
         options = {**options, **{k: live.options[k] for k in ROOM_OPTIONS if k in live.options}}
         start_player = None
         if plan is not None and plan.catch_up and live.results:

@@ -628,3 +628,50 @@ def test_each_phone_sees_the_whole_night_at_its_end_and_the_winner_is_told(
         else:
             assert "The night is yours!" in page
     assert firsts, "somebody is first"
+
+
+def test_a_night_opened_as_a_duel_plays_its_heirs_game_with_the_host_s_options(
+    client: TestClient,
+) -> None:
+    """A mixed night's games other than the room's own have options of their own: Heirs'
+    rounds and variants (H3.2, H13.1) were the sheet's, with no way for the host to shorten
+    the night's longest game, on a night opened as a duel."""
+    made = client.post(
+        "/api/rooms",
+        json={"game": "hidden_leaders", "tournament": {"games": ["heirs", "hidden_leaders"]}},
+    )
+    assert made.status_code == 201
+    code, host = made.json()["code"], auth(made.json()["host_token"])
+    for _ in range(3):
+        client.post(f"/api/rooms/{code}/bots", headers=host)
+
+    # The board's lobby draws Heirs' own form for the host (rounds, variants), no second timer.
+    client.cookies.set(f"pecet_host_{code}", made.json()["host_token"])
+    lobby = client.get(f"/b/{code}").text
+    night = lobby[lobby.index('data-testid="night-options-heirs"') :]
+    assert 'name="night_game" value="heirs"' in night and 'data-testid="opt-rounds"' in night
+    assert 'data-testid="night-options-hidden_leaders"' not in lobby  # the room's own game
+    assert lobby.count('name="timer"') == 1
+    # The form as the page sends it, then the API's way.
+    sent = client.post(f"/b/{code}/options", data={"night_game": "heirs", "rounds": "8"})
+    assert sent.status_code < 400, sent.text
+    options = client.post(
+        f"/api/rooms/{code}/options?game=heirs",
+        json={"variants": ["elf_per_5"]},
+        headers=host,
+    )
+    assert options.status_code == 200, options.text
+    kept = options.json()["options"]["night_games"]["heirs"]
+    assert kept == {"rounds": 8, "variants": ["elf_per_5"]}
+    # A game not on the night's list, and the room's own options, are refused with a reason.
+    other = client.post(f"/api/rooms/{code}/options?game=legions", json={"x": 1}, headers=host)
+    assert other.status_code == 422 and other.json()["code"] == "bad_game"
+    timer = client.post(f"/api/rooms/{code}/options?game=heirs", json={"timer": 60}, headers=host)
+    assert timer.status_code == 422
+    bad = client.post(f"/api/rooms/{code}/options?game=heirs", json={"rounds": 99}, headers=host)
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_options"
+
+    client.post(f"/api/rooms/{code}/start", headers=host)
+    body = client.get(f"/api/rooms/{code}").json()
+    assert body["game"] == "heirs"
+    assert body["view"]["rounds"] == 8 and body["view"]["variants"] == ["elf_per_5"]
