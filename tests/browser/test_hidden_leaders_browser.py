@@ -178,6 +178,13 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             assert "Emperor" in text or "Rematch" in text
             for phone in phones.values():
                 expect(phone.locator("#phone-result")).to_be_visible()
+                # Who won is the first screen of a small phone, the factions' detail under it.
+                size = phone.viewport_size
+                phone.set_viewport_size({"width": 360, "height": 640})
+                phone.evaluate("window.scrollTo(0, 0)")
+                expect(phone.locator("#phone-result h1")).to_be_in_viewport(ratio=1)
+                assert size is not None
+                phone.set_viewport_size(size)
             strength_a = board.locator("[data-testid=strength-a]").inner_text()
             strength_b = board.locator("[data-testid=strength-b]").inner_text()
             alice_strength = phones["Alice"].locator("[data-testid=my-strength]").inner_text()
