@@ -288,6 +288,35 @@ def test_a_long_name_keeps_the_hidden_leaders_result_on_a_720p_tv(
     assert not found, "\n".join(found)
 
 
+# The rows of the Hidden Leaders result whose name is cut though the row has room for it:
+# at most two heroes beside it.
+NAMES_CUT_BESIDE_FEW_HEROES_JS = """() => [...document.querySelectorAll('.step .goes')]
+  .filter(row => row.querySelectorAll('.chip').length <= 2)
+  .map(row => row.querySelector('.to'))
+  .filter(name => name.scrollWidth > name.clientWidth + 1)
+  .map(name => name.textContent)"""
+
+
+def test_a_ten_letter_name_beside_few_heroes_is_not_cut(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """Each faction's row named its player in a box of 130 px whatever the row held: on a
+    laptop board "→ Svjatoslav" read "→ Svjat…" beside two heroes, in the moment the room
+    reads whose heroes are whose."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    code, host, tokens = start_duel(api, names=("Svjatoslav", "Krešimirko"))
+    play_to_end(api, code, tokens, max_orders=400)
+    page = ended_board(browser, base, code, host, "en")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.locator(".final").wait_for()
+    keep_screenshot(page, artifacts / "board-fit-hidden_leaders-ten-letters.png")
+    rows = page.locator(".step .goes:not(.discard)")
+    assert rows.count() >= 4
+    assert page.evaluate(NAMES_CUT_BESIDE_FEW_HEROES_JS) == []
+    page.context.close()
+
+
 def test_the_heirs_results_fit_their_panel_in_every_language(
     server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
