@@ -753,3 +753,33 @@ def test_g10_1_step_2_says_why_only_dont_recruit_is_offered_and_whether_a_strata
         assert screens._no_hero_now({"kind": "recruit", "options": [skip]}, [recruit]) == ""
     with i18n.use_language("cs"):
         assert why("K2") == "Hrdinu teď můžeš najmout jen svou lstí."
+
+
+def test_g1_4_the_hexer_s_targets_say_where_each_legion_stands() -> None:
+    """H16 routs one of the opponent's legions: the phone showed the legions alone, and two
+    Ambassadors (white, they may stand anywhere) could not be told apart."""
+    from engine.legions.state import Stage
+
+    rules = get_rules("legions")
+    state = rules.setup(2, 7, {})
+    state.phase = "steps"
+    ambassadors = [c for c, legion in rules.content.legions.items() if legion.location is None]
+    for card, loc in zip(ambassadors[:2], ("Y", "P"), strict=True):
+        for pile in (state.legion_deck, *(p.hand for p in state.players)):
+            if card in pile:
+                pile.remove(card)
+        state.players[1].face_up[loc] = [*state.players[1].face_up[loc], card]
+    state.stage = Stage(0, "power", {"hero": "H16"})
+    prompt = rules.prompt(state, 0)
+    assert prompt is not None
+    with i18n.use_language("hr"):
+        context = screens.SCREENS.context({"view": rules.view(state, 0), "prompt": prompt}, 0)
+    # A short list shows it under each legion's button, a long one (five or more, in rows)
+    # under each legion: both drawn from the options.
+    choices = [o for o in context["options"] if o["kind"] == "power"]
+    assert all(o["sub"] == o["where"]["name"] for o in choices)
+    where = {o["cards"][0]["id"]: o["where"]["loc"] for o in choices}
+    assert where == {ambassadors[0]: "Y", ambassadors[1]: "P"}
+    with i18n.use_language("hr"):
+        names = {o["where"]["name"] for o in choices}
+    assert len(names) == 2 and all(names)

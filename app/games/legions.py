@@ -271,6 +271,7 @@ def option_view(
         "sub": "",
         "verb": "",
         "place": None,
+        "where": None,
         "cards": [],
         "hero": None,
         "loc": None,
@@ -340,7 +341,7 @@ def option_view(
         out["cards"] = [card_info(c) for c in order.get("legions") or []]
         out["text"] = i18n.gettext("These two")
     elif kind == "power":
-        power_view(prompt, option, order, out)
+        power_view(prompt, option, order, out, view)
     elif kind == "arrange":
         out["cards"] = [card_info(c) for c in order.get("order") or []]
         out["text"] = i18n.gettext("This order, left card on top")
@@ -446,7 +447,11 @@ def under_choices(prompt: Mapping[str, Any], view: Mapping[str, Any]) -> list[JS
 
 
 def power_view(
-    prompt: Mapping[str, Any], option: Mapping[str, Any], order: Mapping[str, Any], out: JSON
+    prompt: Mapping[str, Any],
+    option: Mapping[str, Any],
+    order: Mapping[str, Any],
+    out: JSON,
+    view: Mapping[str, Any],
 ) -> None:
     hero = str(prompt.get("hero", {}).get("id"))
     loc = order.get("location")
@@ -476,10 +481,16 @@ def power_view(
     elif hero == "H15":
         out["text"] = i18n.gettext("Look at the opponent's hand and the face-down row legion")
     elif hero == "H16":
-        out["cards"] = [card_info(str(order.get("legion")))]
+        legion = str(order.get("legion"))
+        out["cards"] = [card_info(legion)]
         out["text"] = i18n.gettext("Rout this legion")
         out["verb"] = i18n.gettext("Rout one of these legions:")
         out["loc"] = None
+        # Where it stands: an Ambassador may stand anywhere, and two looked alike.
+        where = legion_location(view, legion)
+        if where is not None:
+            out["where"] = {"loc": where, "name": location_name(where)}
+            out["sub"] = location_name(where)
     elif hero == "H19":
         out["text"] = i18n.gettext("Turn up all your routed legions")
     elif hero == "H20":
@@ -489,6 +500,16 @@ def power_view(
         out["place"] = {"loc": loc, "name": location_name(loc)}
     else:
         out["text"] = i18n.gettext("Use the power")
+
+
+def legion_location(view: Mapping[str, Any], legion: str) -> str | None:
+    """The location where ``legion`` stands face up on the battlefield, by the view."""
+    for loc in view.get("locations", []):
+        for side in loc.get("sides", []):
+            for card in side.get("face_up", []):
+                if isinstance(card, Mapping) and str(card.get("id")) == legion:
+                    return str(loc["id"])
+    return None
 
 
 def stratagem_view(order: Mapping[str, Any], view: Mapping[str, Any], out: JSON) -> None:

@@ -547,3 +547,43 @@ def test_the_score_card_names_the_other_player_and_fits_a_360_px_phone(
             assert side.evaluate("e => e.scrollWidth <= e.clientWidth"), "the side name is cut"
         finally:
             browser.close()
+
+
+def hexer_targets(seat: int) -> LegionsState:
+    """``seat`` uses the Hexer (H16) against an opponent with legions at every location, an
+    Ambassador (white: it may stand anywhere) among them at two of them."""
+    state = RULES.setup(2, 7, {})
+    state.phase = "steps"
+    ambassadors = iter(c for c, legion in RULES.content.legions.items() if legion.location is None)
+    for loc in LOCATIONS:
+        cards = [c for c, legion in RULES.content.legions.items() if legion.location == loc][:1]
+        if loc in ("Y", "P"):
+            cards.append(next(ambassadors))
+        for card in cards:
+            take_out(state, card)
+        state.players[1 - seat].face_up[loc] = cards
+    state.stage = Stage(seat, "power", {"hero": "H16"})
+    return state
+
+
+def test_g1_4_the_hexer_s_targets_name_their_location_in_every_language(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    """Seven legions to rout, in a row of legions: each says where it stands (two Ambassadors
+    looked alike), its location's name whole on a 360 px phone."""
+    state = hexer_targets(0)
+    with phone_on(server) as page:
+        page.set_viewport_size({"width": 360, "height": 740})
+        for lang in LANGUAGES:
+            show_phone(page, state, 0, lang)
+            where = page.locator("[data-testid=option] .lg-card-where")
+            expect(where).to_have_count(7)
+            names = where.all_inner_texts()
+            assert len(set(names)) == 5, names
+            cut = page.evaluate(
+                """() => [...document.querySelectorAll('.lg-card-where')]
+                  .filter(name => name.scrollWidth > name.clientWidth + 1)
+                  .map(name => name.textContent)"""
+            )
+            assert cut == [], (lang, cut)
+            keep_screenshot(page, artifacts / f"legions-phone-hexer-{lang}.png", full_page=True)
