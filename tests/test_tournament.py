@@ -675,3 +675,30 @@ def test_a_night_opened_as_a_duel_plays_its_heirs_game_with_the_host_s_options(
     body = client.get(f"/api/rooms/{code}").json()
     assert body["game"] == "heirs"
     assert body["view"]["rounds"] == 8 and body["view"]["variants"] == ["elf_per_5"]
+
+
+def test_a_phone_in_a_night_s_lobby_counts_the_games_once_two_players_sit(
+    client: TestClient,
+) -> None:
+    """A duel game's round robin grows with the players: with one seated, the phone's
+    heading said "3 games" where three players made it 7."""
+    made = client.post(
+        "/api/rooms",
+        json={"game": "heirs", "tournament": {"games": ["heirs", "hidden_leaders", "legions"]}},
+    )
+    code = made.json()["code"]
+
+    def heading(token: str) -> str:
+        client.cookies.set(f"pecet_seat_{code}", token)
+        page = client.get(f"/r/{code}").text
+        found = re.search(
+            r'data-testid="my-standing">\s*(?:\{#.*?#\}\s*)?<h2>(.*?)</h2>', page, re.S
+        )
+        assert found, page[:2000]
+        return re.sub(r"<[^>]+>", "", found.group(1))
+
+    first = join(client, code, "Anna")["token"]
+    assert heading(first).strip() == "Tournament"
+    join(client, code, "Ben")
+    join(client, code, "Cyril")
+    assert heading(first).strip() == "Tournament · 7 games"
