@@ -758,9 +758,9 @@ def test_g10_1_step_2_says_why_only_dont_recruit_is_offered_and_whether_a_strata
 def test_g1_4_the_hexer_s_targets_say_where_each_legion_stands() -> None:
     """H16 routs one of the opponent's legions: the phone showed the legions alone, and two
     Ambassadors (white, they may stand anywhere) could not be told apart."""
+    from engine.legions import RULES as rules
     from engine.legions.state import Stage
 
-    rules = get_rules("legions")
     state = rules.setup(2, 7, {})
     state.phase = "steps"
     ambassadors = [c for c, legion in rules.content.legions.items() if legion.location is None]
