@@ -50,7 +50,7 @@ def test_the_hosts_lobby_options_fit_the_tv_with_six_players(
     board, code = host_room(browser, server.base_url)
     try:
         with httpx.Client(base_url=server.base_url) as http:
-            for name in ("Maximilián Novotný", "Eva", "Ondřej", "Ann", "Ben", "Cyril"):
+            for name in ("Maximilián Novotný-Hrubý", "Eva", "Ondřej", "Ann", "Ben", "Cyril"):
                 seat = http.post(f"/api/rooms/{code}/seats", json={"name": name})
                 assert seat.status_code == 201, seat.text
         expect(board.locator("[data-testid=seat-line]")).to_have_count(6)
@@ -61,6 +61,14 @@ def test_the_hosts_lobby_options_fit_the_tv_with_six_players(
             box = board.locator(f"[data-testid={testid}]").bounding_box()
             assert box is not None, testid
             assert box["y"] + box["height"] <= screen["height"], (testid, box)
+        # A long name is whole on its seat's line, on two lines beside the host's buttons.
+        cut = board.evaluate(
+            """() => [...document.querySelectorAll('[data-testid=seat-line] .seat-name')]
+              .filter(name => name.scrollHeight > name.clientHeight + 1
+                || name.scrollWidth > name.clientWidth + 1)
+              .map(name => name.textContent.trim())"""
+        )
+        assert cut == [], cut
         board.locator("[data-testid=lobby-more-time] > summary").click()
         expect(board.locator("[data-testid=time-5]")).to_be_visible()
     finally:
