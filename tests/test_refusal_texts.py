@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -112,6 +113,20 @@ def test_every_engine_code_has_a_translated_sentence(game: str) -> None:
             assert english != UNKNOWN, f"{game} {code}: no sentence"
             assert czech != english, f"{game} {code}: not translated ({english})"
             assert "%(" not in czech and "%(" not in english, f"{game} {code}: {czech}"
+
+
+RULE_NUMBER = re.compile(r"\((?:[GHL]\d+(?:\.\d+)*(?:, )?)+\)")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_phone_s_refusal_names_no_rule_number(game: str) -> None:
+    """The sheets' numbers ("G8.3") are the project's, not the players': a Croatian phone read
+    "… s 2 različite lokacije (G8.3)." The API's English details keep them."""
+    for code in sorted(engine_codes(game)):
+        for lang in ("en", "cs", "hr", "ru"):
+            for params in SAMPLE_PARAMS[game]:
+                text = translate_refusal(code, UNKNOWN, lang, game=game, params=params)
+                assert not RULE_NUMBER.search(text), f"{game} {code} {lang}: {text}"
 
 
 def test_the_games_own_sentences_fill_in_their_params() -> None:

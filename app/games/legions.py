@@ -1229,29 +1229,24 @@ def _refusal_texts() -> dict[str, str]:
         "not_ready": i18n.gettext("Nothing to resolve yet."),
         "used": i18n.gettext("Your stratagem is already used."),
         "not_yours": i18n.gettext("That is not your stratagem."),
-        "stratagem_timing": i18n.gettext(
-            "Your stratagem cannot be used at this moment (G1.6, G10.1)."
-        ),
+        "stratagem_timing": i18n.gettext("Your stratagem cannot be used at this moment."),
         "stratagem_target": i18n.gettext("Your stratagem has no such target now."),
         "wrong_step": i18n.gettext("Not now: choose one of the offered options."),
         "not_in_hand": i18n.gettext("That legion is not in your hand."),
-        "wrong_location": i18n.gettext(
-            "A legion of a guild's colour must go to its own location (G7.1)."
-        ),
+        "wrong_location": i18n.gettext("A legion of a guild's colour must go to its own location."),
         "not_in_row": i18n.gettext("That card is not in the row."),
         "not_qualified": i18n.gettext(
             "You cannot recruit that hero that way: a hero of a location's colour needs "
-            "3 face-up legions there, any hero needs a legion at all 5 locations (G8.1)."
+            "3 face-up legions there, any hero needs a legion at all 5 locations."
         ),
         "fallback_not_allowed": i18n.gettext(
-            "The row has a hero of that colour, so you cannot look at the hero deck (G8.2)."
+            "The row has a hero of that colour, so you cannot look at the hero deck."
         ),
         "same_location": i18n.gettext(
-            "With the five-location route the 2 legions must come from 2 different "
-            "locations (G8.3)."
+            "With the five-location route the 2 legions must come from 2 different locations."
         ),
         "illegal_pair": i18n.gettext(
-            "Choose exactly 2 of the face-up legions used to recruit this hero (G8.3)."
+            "Choose exactly 2 of the face-up legions used to recruit this hero."
         ),
         "not_available": i18n.gettext(
             "That choice is not available now; pick one of the offered options."
