@@ -939,6 +939,11 @@ def turned_away(live: LiveRoom) -> dict[str, Any]:
     }
 
 
+RULE_NUMBERS = re.compile(r"\s*\((?:[GHL]\d+(?:\.\d+)*(?:,\s*)?)+\)")
+"""A rules sheet's numbers in a sentence, "(G8.3)" or "(G1.6, G10.1)": the engine's details
+cite them for API clients; a player reads the sentence without them."""
+
+
 def render_error(live: LiveRoom, error: Mapping[str, Any], lang: str, *, board: bool) -> str:
     """An error frame as a page shows it, in the page's language where its code is known.
     In English the frame's own detail is kept: it may say more than its code's text."""
@@ -953,6 +958,7 @@ def render_error(live: LiveRoom, error: Mapping[str, Any], lang: str, *, board: 
             game=live.game,
             params=params if isinstance(params, Mapping) else None,
         )
+    detail = RULE_NUMBERS.sub("", detail)
     return render(
         "fragments/error.html",
         lang,

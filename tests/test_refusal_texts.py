@@ -8,13 +8,14 @@ import ast
 import json
 import re
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.config import PROJECT_DIR
-from app.pages import translate_refusal
+from app.pages import render_error, translate_refusal
 from engine.heirs.content import RESOURCES
 
 GAMES = ("hidden_leaders", "legions", "heirs")
@@ -127,6 +128,19 @@ def test_a_phone_s_refusal_names_no_rule_number(game: str) -> None:
             for params in SAMPLE_PARAMS[game]:
                 text = translate_refusal(code, UNKNOWN, lang, game=game, params=params)
                 assert not RULE_NUMBER.search(text), f"{game} {code} {lang}: {text}"
+
+
+def test_an_english_phone_reads_the_engine_s_detail_without_its_rule_numbers() -> None:
+    """In English a phone shows the engine's own detail, which cites the sheet for API
+    clients: the page leaves the numbers out."""
+    live: Any = SimpleNamespace(game="legions", code="ABCD")
+    error = {
+        "code": "stratagem_timing",
+        "detail": "Your stratagem cannot be used at this moment (G1.6, G10.1).",
+    }
+    html = render_error(live, error, "en", board=False)
+    assert "Your stratagem cannot be used at this moment." in html
+    assert "G1.6" not in html and "G10.1" not in html
 
 
 def test_the_games_own_sentences_fill_in_their_params() -> None:
