@@ -400,11 +400,12 @@
   // Wi-Fi dropped: nothing tells the browser). Then the page says so and opens a new socket,
   // and what it sent since it last heard from the server goes out again on that one: sent
   // into the dead socket, a seal seemed to do nothing while the TV showed the seat as there.
-  var IDLE_PING_MS = 10000, ANSWER_WITHIN_MS = 8000, lastPing = 0, lastHeard = Date.now();
+  var IDLE_PING_MS = 10000, ANSWER_WITHIN_MS = 12000, lastPing = 0, lastHeard = Date.now();
   var sentUnheard = [];  // what left since the server was last heard: [{at, message}]
   function tickIdle(now) {
     if (!socket || !connected) return;
-    if (lastPing > lastHeard && now - lastPing > ANSWER_WITHIN_MS) {
+    if (lastPing > lastHeard) {  // a ping waits for its answer: no second one meanwhile
+      if (now - lastPing <= ANSWER_WITHIN_MS) return;
       connected = false;
       showConnection(true);
       var again = sentUnheard.filter(function (sent) { return sent.at >= lastHeard; });
@@ -412,6 +413,7 @@
       // The old socket is let go without a word: closed, it would make htmx open another
       // socket in place of the new one (a dead connection closes as "abnormal").
       if (lastSocket) {
+        lastSocket.letGo = true;
         lastSocket.onclose = null;
         lastSocket.onerror = null;
         try { lastSocket.close(); } catch (e) { /* already closing */ }
@@ -471,7 +473,15 @@
   var lastSocket = null;  // the browser's socket under htmx's (tickIdle lets a dead one go)
   if (window.htmx && htmx.createWebSocket) {
     var createSocket = htmx.createWebSocket;
-    htmx.createWebSocket = function (url) { return (lastSocket = createSocket(url)); };
+    htmx.createWebSocket = function (url) {
+      var raw = createSocket(url);
+      // Heard first, before htmx's own listener: a socket let go that was only slow, not
+      // dead, may still bring frames, older than the new socket's view; they are dropped.
+      raw.addEventListener("message", function (evt) {
+        if (raw.letGo) evt.stopImmediatePropagation();
+      });
+      return (lastSocket = raw);
+    };
   }
   function showConnection(on) {
     var banner = document.getElementById("connection");

@@ -145,8 +145,8 @@ def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arriv
             bob.context.set_offline(True)
             bob.locator("[data-testid=seal-form] .lg-pick").first.click()
             bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
-            # The page pings a quiet socket every 10 s and waits 8 s for the answer.
-            expect(bob.locator("#connection")).to_be_visible(timeout=30_000)
+            # The page pings a quiet socket every 10 s and waits 12 s for the answer.
+            expect(bob.locator("#connection")).to_be_visible(timeout=40_000)
             expect(bob.locator("#connection .connection-queued")).to_be_visible()
             assert api.get(f"/api/rooms/{code}").json()["commitments"] == {}
             keep_screenshot(bob, artifacts / "dead-connection-phone.png")

@@ -90,9 +90,10 @@ def test_standings_between_games_and_the_final_podium(
             phone.fill('input[name="name"]', "Jana")
             phone.locator("#join-form button[type=submit]").click()
             phone.wait_for_url(f"**/r/{code}")
-            expect(phone.locator("[data-testid=my-standing]")).to_contain_text("2")
             board.locator('form[action$="/bots"] button').first.click()
             expect(board.locator("[data-testid=seats]")).to_contain_text("Bot 1")
+            # Counted once two sit (a duel's round robin grows with the players).
+            expect(phone.locator("[data-testid=my-standing] h2")).to_contain_text("2 games")
             keep_screenshot(board, artifacts / "tournament-board-lobby.png")
             board.locator("[data-testid=start]").click()
 
