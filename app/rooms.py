@@ -370,6 +370,7 @@ class RoomService:
         rules = get_rules(game)
         try:  # options are checked now, not when the host presses Start
             check_room_options(options)
+            refuse_night_games(options)
             rules.setup(rules.info.min_players, 0, game_options(options))
         except (ValueError, TypeError, KeyError) as error:
             raise Invalid(f"Bad options for {game}: {error}", code="bad_options") from error
@@ -691,6 +692,7 @@ class RoomService:
                 merged = {k: v for k, v in merged.items() if v is not None}
                 try:
                     check_room_options(merged)
+                    refuse_night_games(options)
                     players = max(len(live.seats), live.rules.info.min_players)
                     live.rules.setup(players, 0, game_options(merged))
                 except (ValueError, TypeError, KeyError) as error:
@@ -1533,6 +1535,14 @@ TIMER_RANGE = (1, 3600)
 
 TIME_FACTORS = (1.0, 1.5, 2.0, 3.0)
 """How much more time the host may give one seat (None: no limit for it)."""
+
+
+def refuse_night_games(options: Mapping[str, Any]) -> None:
+    """The night's other games' options come one game at a time, checked as that game is set
+    up with them (``set_options`` with ``game``); sent whole, they were stored unchecked and
+    refused only when the host pressed Start."""
+    if NIGHT_GAMES in options:
+        raise ValueError(f"{NIGHT_GAMES} are set one game at a time, with ?game=")
 
 
 def check_room_options(options: Mapping[str, Any]) -> None:

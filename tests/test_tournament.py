@@ -670,6 +670,12 @@ def test_a_night_opened_as_a_duel_plays_its_heirs_game_with_the_host_s_options(
     assert timer.status_code == 422
     bad = client.post(f"/api/rooms/{code}/options?game=heirs", json={"rounds": 99}, headers=host)
     assert bad.status_code == 422 and bad.json()["code"] == "bad_options"
+    # Sent whole, unchecked, they would have failed only at Start.
+    whole = {"night_games": {"heirs": {"rounds": 99}}}
+    sneaked = client.post(f"/api/rooms/{code}/options", json=whole, headers=host)
+    assert sneaked.status_code == 422 and sneaked.json()["code"] == "bad_options"
+    made_with = client.post("/api/rooms", json={"game": "legions", "options": whole})
+    assert made_with.status_code == 422 and made_with.json()["code"] == "bad_options"
 
     client.post(f"/api/rooms/{code}/start", headers=host)
     body = client.get(f"/api/rooms/{code}").json()
