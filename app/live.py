@@ -203,6 +203,19 @@ class LiveMatch:
     """(A state, the room seats with a prompt in it): ``LiveRoom.to_act`` is read by every
     view and notice of a change, and asks the rules for each seat's prompt."""
 
+    def repeats_seal(self, position: int, order: object, version: int) -> bool:
+        """Whether ``order``, from a sheet drawn at ``version``, is one this seat sealed
+        from that sheet already: the same frame come again. A phone whose connection died
+        sends once more what the server may have heard, and a double tap sends a form
+        twice; the second must not read as a refusal of the first."""
+        return any(
+            sealed.position == position
+            and sealed.seq > version
+            and not (sealed.by_timer or sealed.by_bot)
+            and sealed.order == order
+            for sealed in self.sealed
+        )
+
     def sheet_is_stale(self, position: int, version: int) -> bool:
         """Whether an order sheet drawn at ``version`` no longer fits this seat's decision.
         Other seats sealing in the same round change the version but not the decision."""

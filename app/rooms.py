@@ -1038,19 +1038,29 @@ class RoomService:
         order: Any,
         version: object = None,
         match_number: object = None,
-    ) -> None:
+    ) -> bool:
         """Apply a seat's order. Committed to the database before this returns.
 
         ``version`` (and ``match_number``) say which view the order sheet was drawn from; a
         sheet for an earlier decision is refused with 409 ``stale``. Without them the order
-        is judged as it comes (API clients)."""
+        is judged as it comes (API clients). ``False``: nothing was done, the order being
+        one the seat sealed from that very sheet already (``LiveMatch.repeats_seal``)."""
         drawn_at = _drawn_at(version, match_number)
         live = await self.room(code)
         async with self.hold(live):
             seat = live.seat_by_token(token)
             if seat is None:
                 raise Unauthorized("This seat's token is not valid here.", code="bad_token")
+            match = live.match
+            if (
+                drawn_at is not None
+                and match is not None
+                and drawn_at.match in (None, match.number)
+                and match.repeats_seal(seat.position, order, drawn_at.version)
+            ):
+                return False
             await self.apply_order(live, seat, order, drawn_at=drawn_at)
+            return True
 
     async def apply_order(
         self,

@@ -272,7 +272,10 @@ async def _handle(
                 for field, keyword in (("version", "version"), ("match", "match_number"))
                 if message.get(field) is not None
             }
-            await rooms.submit(live.code, connection.token, message.get("order"), **drawn_at)
+            if not await rooms.submit(
+                live.code, connection.token, message.get("order"), **drawn_at
+            ):
+                hub.send_view(live, connection)  # sealed already: its view says so
         elif kind == "ready":
             await rooms.play_again(live.code, connection.token)
         elif kind == "lang":

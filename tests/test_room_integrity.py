@@ -246,7 +246,8 @@ def test_an_order_drawn_for_an_earlier_decision_is_refused_as_stale(client: Test
         placing = next_view(socket)
         assert placing["version"] == 1 and placing["prompt"]["kind"] == "place"
 
-        socket.send_json({"type": "order", "order": take, "version": 0, "match": 1})
+        other = other_take(sheet["prompt"], take)
+        socket.send_json({"type": "order", "order": other, "version": 0, "match": 1})
         error = next_frame(socket)
         assert error["type"] == "error" and error["code"] == "stale", error
         assert error["detail"] == (
@@ -255,6 +256,49 @@ def test_an_order_drawn_for_an_earlier_decision_is_refused_as_stale(client: Test
         fresh = next_frame(socket)
         assert fresh["type"] == "view" and fresh["version"] == 1
         assert fresh["prompt"]["kind"] == "place"
+    assert len(order_rows(client, code)) == 1
+
+
+def test_an_order_sent_again_from_the_same_sheet_is_answered_with_the_view(
+    client: TestClient,
+) -> None:
+    """A phone whose connection died sends again what it sent unheard, and a double tap
+    sends a form twice: the same order from the same sheet, come again once it is sealed,
+    is answered with the seat's view, not refused as stale; nothing more is written. An
+    order that differs, from that sheet, is still stale (above)."""
+    code, _host, tokens = start_duel(client)
+    seat = first_to_act(client, code)
+    with client.websocket_connect(f"/ws/rooms/{code}?token={tokens[seat]}") as socket:
+        sheet = next_view(socket)
+        take = order_from_prompt(sheet["prompt"])
+        frame = {"type": "order", "order": take, "version": 0, "match": 1}
+        socket.send_json(frame)
+        assert next_view(socket)["version"] == 1
+        socket.send_json(frame)
+        again = next_frame(socket)
+        assert again["type"] == "view", again
+        assert again["version"] == 1 and again["prompt"]["kind"] == "place"
+        assert again["my_commitment"] is None  # the take was played: its place is next
+    assert len(order_rows(client, code)) == 1
+
+
+def test_a_form_tapped_twice_seals_once_without_a_refusal(client: TestClient) -> None:
+    """The page's form sent twice (a double tap, or sent again on a new connection): the
+    second is answered with the page as it stands, with no error line under it."""
+    code, _host, tokens = start_duel(client)
+    seat = first_to_act(client, code)
+    url = f"/ws/rooms/{code}?token={tokens[seat]}&format=html&lang=cs"
+    take = order_from_prompt(
+        client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()["prompt"]
+    )
+    with client.websocket_connect(url) as ws:
+        assert "take-form" in ws.receive_text()
+        ws.send_text(form(action="take", slot=take["slots"], version="0", match="1"))
+        receive_until(ws, lambda h: "place-form" in h)
+        ws.send_text(form(action="take", slot=take["slots"], version="0", match="1"))
+        again = ws.receive_text()
+        assert 'id="phone-view"' in again and "place-form" in again, again[:200]
+        assert "data-error-code" not in again  # the error fragment's mark
     assert len(order_rows(client, code)) == 1
 
 
@@ -402,14 +446,14 @@ def test_a_stale_form_on_a_czech_phone_reads_czech_and_redraws_the_sheet(
     code, _host, tokens = start_duel(client)
     seat = first_to_act(client, code)
     url = f"/ws/rooms/{code}?token={tokens[seat]}&format=html&lang=cs"
-    take = order_from_prompt(
-        client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()["prompt"]
-    )
+    prompt = client.get(f"/api/rooms/{code}/me", headers=auth(tokens[seat])).json()["prompt"]
+    take = order_from_prompt(prompt)
     with client.websocket_connect(url) as ws:
         assert "take-form" in ws.receive_text()
         ws.send_text(form(action="take", slot=take["slots"], version="0", match="1"))
         receive_until(ws, lambda h: "place-form" in h)
-        ws.send_text(form(action="take", slot=take["slots"], version="0", match="1"))
+        other = other_take(prompt, take)
+        ws.send_text(form(action="take", slot=other["slots"], version="0", match="1"))
         error = receive_until(ws, lambda h: h.lstrip().startswith('<div id="phone-error"'))
         assert 'data-error-code="stale"' in error and STALE_CS in error
         assert "place-form" in receive_until(ws, lambda h: 'id="phone-view"' in h)
@@ -466,6 +510,12 @@ def test_engine_refusals_keep_their_params_on_the_socket(client: TestClient) -> 
 
 
 # ------------------------------------------------------------------ helpers
+
+
+def other_take(offered: Frame, take: Frame) -> Frame:
+    """A take of other slots than ``take`` from what the take's prompt ``offered``."""
+    slots = [slot for slot in offered["takeable"] if slot not in take["slots"]]
+    return {"type": "take", "slots": slots[: len(take["slots"])]}
 
 
 def order_rows(client: TestClient, code: str) -> list[OrderLog]:
