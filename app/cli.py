@@ -110,8 +110,8 @@ def _serve(args: argparse.Namespace) -> int:
         port=port,
         log_config=logging_config(args.log_level),
         log_level=args.log_level,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        ws_ping_interval=settings.keepalive_seconds,
+        ws_ping_timeout=settings.keepalive_seconds,
         ws=SocketProtocol,
         ws_per_message_deflate=settings.ws_compression,
     )

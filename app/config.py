@@ -35,6 +35,10 @@ class Settings:
     ws_compression: bool = False
     """Whether websocket frames may be compressed (permessage-deflate). Off by default: a
     frame is a few KiB and compressing it cost a fifth of the server's time per seal."""
+    keepalive_seconds: float = 10.0
+    """Seconds between the server's pings of each websocket, and how long it waits for the
+    answer: a connection gone without closing (a phone's Wi-Fi lost) is dropped within
+    twice this, and the board shows the seat away ``away_seconds`` later."""
     send_timeout: float = 10.0
     """Seconds a frame may take to leave; a socket that takes longer is dropped (its page
     reconnects and is sent the present)."""
@@ -56,4 +60,6 @@ class Settings:
             redis_url=os.environ.get("PECET_REDIS_URL") or None,
             ws_compression=os.environ.get("PECET_WS_COMPRESSION", "off").lower() in ("on", "1"),
             send_timeout=float(os.environ.get("PECET_SEND_TIMEOUT", "10")),
+            keepalive_seconds=float(os.environ.get("PECET_KEEPALIVE_SECONDS", "10")),
+            away_seconds=float(os.environ.get("PECET_AWAY_SECONDS", "10")),
         )

@@ -6,7 +6,10 @@ and is sent the present. Without both the socket stayed open with no frame ever 
 (Here the close frame gets through within its second; the cut, for a close frame that
 cannot leave at all, is not singled out.) Real server process, a real TCP connection whose
 client stops reading; another board of the room, which reads, is told of every change
-meanwhile."""
+meanwhile.
+
+A connection that goes quiet without closing (a phone whose Wi-Fi is gone) answers no ping:
+the server's keepalive cuts it, and the board shows the seat away."""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ CHANGES_AT_MOST = 2000
 """Changes made to fill the connection's buffers (each sends the board a view)."""
 DRAINED_WITHIN = 8.0
 """Seconds the woken client may take to find its connection ended (far less than the
-40 s after which the server's keepalive would give up on a client that answers no ping)."""
+20 s after which the server's keepalive would give up on a client that answers no ping)."""
 
 
 def small_socket(url: str) -> socket.socket:
@@ -128,3 +131,65 @@ async def stall_and_come_back(server: ServerProcess) -> None:
             while view.get("type") != "view":
                 view = json.loads(await asyncio.wait_for(fresh.recv(), 10))
         assert view["paused"] == paused
+
+
+KEEPALIVE = 0.5
+AWAY = 0.5
+AWAY_WITHIN = 8.0
+"""Seconds the board may take to show the quiet phone away: twice the keepalive and the
+away time, and room to spare; the keepalive of before (20 s and 20 s) took 40."""
+
+
+def test_a_phone_that_answers_no_ping_is_cut_and_shown_away(tmp_path: Path) -> None:
+    server = ServerProcess(
+        database_url=f"sqlite:///{tmp_path / 'pecet.sqlite3'}",
+        log_path=tmp_path / "server.log",
+        env={"PECET_KEEPALIVE_SECONDS": str(KEEPALIVE), "PECET_AWAY_SECONDS": str(AWAY)},
+    )
+    server.start()
+    try:
+        asyncio.run(go_quiet(server))
+    finally:
+        server.stop()
+    logged = (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in logged, logged[-3000:]
+
+
+async def go_quiet(server: ServerProcess) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=20) as http:
+        room = (await http.post("/api/rooms", json={"game": "heirs"})).json()
+        code = room["code"]
+        seats = [
+            (await http.post(f"/api/rooms/{code}/seats", json={"name": name})).json()
+            for name in ("Ann", "Ben")
+        ]
+        # Ann's phone: the websocket handshake, then silence. The connection stays up (the
+        # kernel still acknowledges what comes), but nothing answers the server's pings.
+        parts = urlsplit(server.ws_url)
+        quiet = socket.create_connection((parts.hostname, parts.port))
+        quiet.sendall(
+            (
+                f"GET /ws/rooms/{code}?token={seats[0]['token']} HTTP/1.1\r\n"
+                f"Host: {parts.hostname}:{parts.port}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        assert quiet.recv(12) == b"HTTP/1.1 101"
+        try:
+            async with websockets.connect(f"{server.ws_url}/ws/rooms/{code}/board") as board:
+
+                async def ann_connected() -> list[bool]:
+                    shown = []
+                    while True:
+                        frame = json.loads(await board.recv())
+                        if frame.get("type") == "view":
+                            (ann,) = [s for s in frame["seats"] if s["name"] == "Ann"]
+                            shown.append(ann["connected"])
+                            if not ann["connected"]:
+                                return shown
+
+                shown = await asyncio.wait_for(ann_connected(), AWAY_WITHIN)
+            assert shown[0] is True, shown  # at first the silent phone was there
+        finally:
+            quiet.close()
