@@ -669,3 +669,36 @@ def test_a_legions_phone_stands_at_the_board_s_step_through_a_turn_s_show(
             )
     assert shows_seen >= 2, "two turns' shows were read before their last step"
     assert boards_read >= 1, "the board's page was read during a show"
+
+
+def test_a_heirs_phone_tells_the_result_only_once_the_board_has_played_the_end_out(
+    show_client: TestClient,
+) -> None:
+    """The last round's last step holds the outcome in the view; the board tells the winner
+    once the show is over, and a phone told it a step before, under its own "watch the
+    board" banner. Now no phone page shows the result while the show plays."""
+    client = show_client
+    code, host, tokens = heirs_room(client, humans=2, bots=1, rounds=6)
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    rng = Rng(11)
+    live = live_room(client, code)
+    with (
+        client.websocket_connect(f"/ws/rooms/{code}/board"),
+        client.websocket_connect(f"/ws/rooms/{code}?token={tokens[0]}&format=html") as phone,
+    ):
+        while current_match(live).status != "finished":
+            wait_for(lambda: not current_match(live).showing, "the round's show to end")
+            if current_match(live).status != "finished":
+                seal_all(client, code, tokens, rng)
+        watched_the_end = False
+        for _ in range(400):
+            fragment = phone.receive_text()
+            watching = 'data-testid="watch"' in fragment
+            ending = 'data-testid="phone-ending"' in fragment
+            assert not (watching and ending), "the result under the show's banner"
+            watched_the_end = watched_the_end or watching
+            if ending:
+                break
+        else:
+            raise AssertionError("the phone never told the result")
+    assert watched_the_end
