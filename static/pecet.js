@@ -600,15 +600,25 @@
     var values = asker.tagName === "FORM" ? Object.fromEntries(new FormData(asker)) : {};
     dialog.querySelector("[data-question]").textContent = question;
     dialog.returnValue = "";
-    dialog.onclose = function () {
-      if (dialog.returnValue !== "yes") return;
-      if (document.body.contains(asker)) { evt.detail.issueRequest(true); return; }
-      var still = Array.prototype.some.call(document.querySelectorAll("[hx-confirm]"), function (el) {
+    var stillAsked = function () {
+      return Array.prototype.some.call(document.querySelectorAll("[hx-confirm]"), function (el) {
         return el.getAttribute("hx-confirm") === question && el.getAttribute("hx-" + verb) === path;
       });
-      if (still) htmx.ajax(verb, path, {swap: "none", values: values});
+    };
+    dialog.stillAsked = stillAsked;
+    dialog.onclose = function () {
+      dialog.stillAsked = null;
+      if (dialog.returnValue !== "yes") return;
+      if (document.body.contains(asker)) { evt.detail.issueRequest(true); return; }
+      if (stillAsked()) htmx.ajax(verb, path, {swap: "none", values: values});
     };
     dialog.showModal();
+  });
+  // A question the page no longer asks goes away by itself: "skip the show of every later
+  // round?" stayed open over the game's final scores, the game over meanwhile.
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var dialog = document.getElementById("confirm");
+    if (dialog && dialog.open && dialog.stillAsked && !dialog.stillAsked()) dialog.close();
   });
 
   // ---------------------------------------------------------------- a finger on the screen

@@ -89,3 +89,29 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
     assert skips == [{"all": "1"}], skips
     assert native == [], "the browser's own confirm() was used"
     context.close()
+
+
+def test_a_question_the_page_no_longer_asks_goes_away(
+    show_server: ServerProcess, browser: Browser
+) -> None:
+    """The host's "skip the show of every later round?" left open while the game ends (here
+    fast-forwarded from another of the host's screens): the board no longer offers it, and
+    the question goes with it rather than staying over the final scores."""
+    base = show_server.base_url
+    http = httpx.Client(base_url=base, timeout=10)
+    code, host, _seats = lobby_with_bots(http, "heirs", bots=3)
+    context = browser.new_context(viewport=BOARD_SIZE)
+    context.add_cookies([{"name": f"pecet_host_{code}", "value": host, "url": base}])
+    board = context.new_page()
+    board.goto(f"{base}/b/{code}")
+    board.locator("#board-view").wait_for()
+    assert http.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    board.locator("[data-testid=fast-forward]").click()
+    dialog = board.locator("[data-testid=confirm]")
+    expect(dialog).to_be_visible()
+    skipped = http.post(f"/api/rooms/{code}/show/skip", json={"all": True}, headers=auth(host))
+    assert skipped.status_code == 200, skipped.text
+    wait_for(lambda: http.get(f"/api/rooms/{code}").json()["status"] == "finished", "the end")
+    expect(board.locator("[data-testid=fast-forward]")).to_have_count(0)
+    expect(dialog).to_be_hidden()
+    context.close()
