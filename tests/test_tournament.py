@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import time
@@ -708,3 +709,36 @@ def test_a_phone_in_a_night_s_lobby_counts_the_games_once_two_players_sit(
     join(client, code, "Ben")
     join(client, code, "Cyril")
     assert heading(first).strip() == "Tournament · 7 games"
+
+
+def test_a_seat_handed_to_a_bot_while_it_watches_a_duel_is_told_so(client: TestClient) -> None:
+    """In a night's duel, the host's menu offers a watcher's seat as its next games, and the
+    phone of that seat, once handed, watches the duel as before: the bot plays its seat's
+    games to come, not this one, which the phone said it did."""
+    room = create_room(client, "hidden_leaders")
+    code, host = room["code"], room["host_token"]
+    made = client.post(
+        f"/api/rooms/{code}/tournament", json={"tournament": {"count": 1}}, headers=auth(host)
+    )
+    assert made.status_code == 200
+    seats = {name: join(client, code, name) for name in ("Ann", "Ben", "Eva")}
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    playing = {p["seat"] for p in client.get(f"/api/rooms/{code}").json()["players"]}
+    (watcher,) = [name for name, seat in seats.items() if seat["seat"] not in playing]
+    player = next(name for name, seat in seats.items() if seat["seat"] in playing)
+
+    client.cookies.set(f"pecet_host_{code}", host)
+    menu = html.unescape(client.get(f"/b/{code}").text)
+    assert f"Hand {watcher}'s next games to a bot" in menu, "the watcher's games to come"
+    assert f"Hand {player}'s seat to a bot" in menu, "a player's seat in this duel"
+    assert f"Hand {watcher}'s seat to a bot" not in menu
+    client.cookies.clear()
+
+    gone = client.delete(f"/api/rooms/{code}/seats/{seats[watcher]['seat']}", headers=auth(host))
+    assert gone.status_code == 200, gone.text
+    client.cookies.set(f"pecet_seat_{code}", seats[watcher]["token"])
+    page = html.unescape(client.get(f"/r/{code}").text)
+    client.cookies.clear()
+    assert 'data-testid="handed"' in page and 'data-testid="come-back-link"' in page
+    assert "You are watching" in page and "A bot plays your seat now" not in page
+    assert "which plays your seat's games from now on" in page
