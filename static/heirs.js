@@ -302,7 +302,23 @@
       select.disabled = list.length === 0;
     });
   }
+  // A Market line trades one resource for another: the resource given is not offered to
+  // get, nor the one got to give (the rules refuse such a line, and the sheet offered it).
+  function marketLines(form) {
+    for (var n = 0; n < 2; n++) {
+      var give = form.querySelector('[name="give_' + n + '"]');
+      var get = form.querySelector('[name="get_' + n + '"]');
+      if (!give || !get) continue;
+      if (give.value && give.value === get.value) get.value = "";
+      [[give, get], [get, give]].forEach(function (pair) {
+        Array.prototype.forEach.call(pair[0].options, function (option) {
+          option.disabled = option.value !== "" && option.value === pair[1].value;
+        });
+      });
+    }
+  }
   function syncSheet(form) {
+    marketLines(form);
     shadowFields(form);
     summaries(form, budget(form));
     var range = form.querySelector('input[name="recruit"]');

@@ -584,6 +584,27 @@
       setTimeout(function () { refusal.classList.remove("show"); }, 8000);
     }
   });
+  // ---------------------------------------------------------------- a field the browser refuses
+  // A form's field out of its bounds (a negative number of trades) stops the form before it
+  // is sent, and the browser points at the field; inside a folded part of the sheet it could
+  // not, and the seal did nothing, without a word. The part opens, and the field is shown.
+  document.addEventListener("invalid", function (evt) {
+    var field = evt.target, form = field.form;
+    if (!form || form.dataset.showingInvalid) return;
+    var folded = [];
+    for (var node = field.parentElement; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS" && !node.open) folded.push(node);
+    }
+    if (!folded.length) return;
+    form.dataset.showingInvalid = "1";
+    folded.forEach(function (details) { details.open = true; });
+    setTimeout(function () {
+      delete form.dataset.showingInvalid;
+      field.scrollIntoView({block: "center"});
+      field.reportValidity();
+    }, 0);
+  }, true);
+
   // ---------------------------------------------------------------- "are you sure?"
   // The host's questions (hand a seat to a bot, skip the show) are asked in the page's own
   // dialog, not with the browser's confirm(), which stopped the whole page while it was open:

@@ -1538,6 +1538,7 @@ def _refusal_sentences() -> dict[str, str]:
         "BAD_TARGET": i18n.gettext("Choose the target of your trick."),
         "TARGET_FALLEN": i18n.gettext("The target of your trick has fallen."),
         "NO_MARKET": i18n.gettext("You need a Market to exchange resources."),
+        "SAME_RESOURCE": i18n.gettext("A Market line gives one resource for another one."),
         "NOT_ENOUGH_PEOPLE": i18n.gettext("You do not have enough people for that."),
         "NOT_ENOUGH_GOLD": i18n.gettext("You do not have enough gold for that."),
         "NOT_ENOUGH_KNOWLEDGE": i18n.gettext("You do not have enough knowledge for that."),

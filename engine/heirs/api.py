@@ -692,8 +692,10 @@ class HeirsRules(HeirsEngine):
                 raise _bad("Each exchange names give, get and trades.")
             _check_parts(line, _EXCHANGE_KEYS, "an exchange")
             give, get, trades = line.get("give"), line.get("get"), line.get("trades", 1)
-            if give not in RESOURCES or get not in RESOURCES or give == get:
+            if give not in RESOURCES or get not in RESOURCES:
                 raise _bad("Exchange one resource for a different one (people, gold, knowledge).")
+            if give == get:
+                raise _bad("Exchange one resource for a different one.", "SAME_RESOURCE")
             if not _is_int(trades) or trades < 1:
                 raise _bad("The number of trades is a whole number, at least 1.")
             lines.append({"give": give, "get": get, "trades": trades})

@@ -136,3 +136,47 @@ def test_the_folded_expedition_says_settle_only_where_the_heir_settles(
             expect(summary).to_contain_text(f"{move} · settle")
         finally:
             browser.close()
+
+
+def test_a_market_line_trades_two_resources_and_a_field_out_of_bounds_is_shown(
+    sheet: tuple[TestClient, str, str],
+) -> None:
+    """A Market line offers to get only what it does not give (the rules refuse the same
+    resource on both sides, and the sheet offered it). A number of trades below 0 in a
+    folded Market stopped the seal without a word: the browser could not point at a field
+    out of sight. The Market now opens with the field in view."""
+    client, code, token = sheet
+    live = live_room(client, code)
+    current_match(live).state.heirs[0].buildings[MARKET] = 1
+    current_match(live).state.memo.clear()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=PHONE_SIZE)
+            open_rendered_phone(page, client, code, token)
+            open_part(page, "market")
+            page.select_option('select[name="give_0"]', "gold")
+            get_gold = page.locator('select[name="get_0"] option[value="gold"]')
+            assert get_gold.is_disabled(), "gold given is not offered to get"
+            page.select_option('select[name="get_0"]', "knowledge")
+            assert page.locator('select[name="give_0"] option[value="knowledge"]').is_disabled()
+            page.select_option('select[name="give_0"]', "people")
+            assert get_gold.is_enabled() and page.input_value('select[name="get_0"]') == "knowledge"
+            # Giving what the line gets: the line's get starts again, empty.
+            page.locator('select[name="give_0"] option[value="knowledge"]').evaluate(
+                "option => { option.disabled = false; }"
+            )
+            page.select_option('select[name="give_0"]', "knowledge")
+            assert page.input_value('select[name="get_0"]') == ""
+
+            page.fill('input[name="trades_0"]', "-2")
+            open_part(page, "expedition")  # the Market folds (one part open at a time)
+            market = page.locator('details[data-part="market"]')
+            expect(market).not_to_have_attribute("open", "")
+            page.locator("[data-testid=seal]").click()
+            expect(market).to_have_attribute("open", "")
+            trades = page.locator('input[name="trades_0"]')
+            expect(trades).to_be_in_viewport()
+            assert trades.evaluate("input => input.validity.rangeUnderflow")
+        finally:
+            browser.close()

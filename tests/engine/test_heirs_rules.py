@@ -491,7 +491,9 @@ def test_h9_4_ability_costs_and_leadership_cap() -> None:
 def test_h10_1_market_needs_a_different_resource() -> None:
     st = scenario(RULES, 2)
     edit_heir(RULES, st, 0, buildings={"market": 1})
-    assert refused(st, 0, {"exchanges": [{"give": "gold", "get": "gold"}]}) == "BAD_ORDER"
+    # Its own code, so that a phone says so in its language (not "could not be read").
+    assert refused(st, 0, {"exchanges": [{"give": "gold", "get": "gold"}]}) == "SAME_RESOURCE"
+    assert refused(st, 0, {"exchanges": [{"give": "gold", "get": "silver"}]}) == "BAD_ORDER"
 
 
 # -- H11 -----------------------------------------------------------------------------------
