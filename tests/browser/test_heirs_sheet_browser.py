@@ -180,3 +180,26 @@ def test_a_market_line_trades_two_resources_and_a_field_out_of_bounds_is_shown(
             assert trades.evaluate("input => input.validity.rangeUnderflow")
         finally:
             browser.close()
+
+
+def test_a_phone_held_sideways_keeps_most_of_its_screen_for_the_sheet(
+    sheet: tuple[TestClient, str, str], artifacts: Path
+) -> None:
+    """On a phone held sideways (844×390) the seal bar, which stays at the bottom of the
+    screen, took a third of it (132 px): its total and its button now sit side by side."""
+    client, code, token = sheet
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 844, "height": 390})
+            open_rendered_phone(page, client, code, token)
+            bar = page.locator(".hx-seal-bar").bounding_box()
+            seal = page.locator("[data-testid=seal]").bounding_box()
+            assert bar is not None and seal is not None
+            assert bar["height"] <= 390 / 4, bar
+            assert seal["height"] >= 44 and seal["y"] + seal["height"] <= 390, seal
+            total = page.locator("[data-testid=after-order]")
+            expect(total).to_contain_text("After this order")
+            keep_screenshot(page, artifacts / "heirs-sheet-sideways.png")
+        finally:
+            browser.close()
