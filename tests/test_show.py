@@ -702,3 +702,6 @@ def test_a_heirs_phone_tells_the_result_only_once_the_board_has_played_the_end_o
         else:
             raise AssertionError("the phone never told the result")
     assert watched_the_end
+    # The result first, in sight on a small phone; the last round's lines for the seat after.
+    assert 'data-testid="my-log"' in fragment
+    assert fragment.index('data-testid="phone-ending"') < fragment.index('data-testid="my-log"')
