@@ -165,6 +165,18 @@ class Reclaimed(BaseModel):
     pin: str = Field(description="The seat's new PIN; the one just used stops working.")
 
 
+class HostReclaim(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    pin: str = Field(
+        min_length=1, max_length=8, description="The host's 4-digit PIN, shown on the host's board."
+    )
+
+
+class HostReclaimed(BaseModel):
+    host_token: str = Field(description="The host's new token; the old one stops working.")
+    host_pin: str = Field(description="The host's new PIN; the one just used stops working.")
+
+
 class AddBot(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     style: str | None = None
@@ -368,6 +380,11 @@ class BoardView(RoomView):
     pins: dict[str, str] | None = Field(
         default=None, description="Room seat → its PIN; only with the host's token."
     )
+    host_pin: str | None = Field(
+        default=None,
+        description="The host's PIN (`POST /host/reclaim` takes the host's controls to "
+        "another screen); only with the host's token, empty for rooms opened before it.",
+    )
     playback: list[PlaybackStep] = Field(
         description="The newest resolution step by step, each with its public events; while "
         "`show` runs, only the steps up to `show.step`, and `view` is the position right "
@@ -475,6 +492,16 @@ async def reclaim_seat(code: str, body: Reclaim, rooms: Service) -> Reclaimed:
     used brings it back once only."""
     seated = await rooms.reclaim(code, body.name, body.pin)
     return Reclaimed(seat=seated.seat, token=seated.token, pin=seated.pin)
+
+
+@router.post("/rooms/{code}/host/reclaim", responses=ERRORS)
+async def reclaim_host(code: str, body: HostReclaim, rooms: Service) -> HostReclaimed:
+    """The host's controls on another screen, with the host's PIN (the host's board shows
+    it as `host_pin`): 403 for a wrong PIN, 429 (with `Retry-After`) after 5 wrong PINs in
+    10 minutes, 409 `no_host_pin` for a room opened before host PINs. The old host token
+    stops working, and the PIN used is replaced by a new one."""
+    token, pin = await rooms.reclaim_host(code, body.pin)
+    return HostReclaimed(host_token=token, host_pin=pin)
 
 
 @router.get("/rooms/{code}/me", responses=ERRORS)

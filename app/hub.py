@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -63,7 +64,10 @@ class Connection:
     """``hash_token(token)``, as seats are found by it (once, not at every change)."""
     format: str = "json"
     lang: str = "en"
-    host: bool = False
+    host_token_hash: str = ""
+    """A board's: the hash of the host token it proved when it connected ("" if none). It
+    shows the host's view while that is the room's host token: a host who took the controls
+    to another screen (``RoomService.reclaim_host``) takes them from this one."""
     seat: int | None = None
     """The room seat of a phone when it connected."""
     seat_row: int | None = None
@@ -98,6 +102,12 @@ class Connection:
     """Frames of this turn of the event loop, written together at its end (``Hub._flush``)."""
     view_due: bool = False
     """A phone's whole view waits to be built after the boards' frames (``Hub._defer_view``)."""
+
+    def hosts(self, live: LiveRoom) -> bool:
+        """Whether this board holds the room's host token now."""
+        return bool(self.host_token_hash) and secrets.compare_digest(
+            self.host_token_hash, live.host_token_hash
+        )
 
     def was_dropped(self) -> bool:
         """Whether :meth:`drop` was called (read after a wait, when it may have been)."""
@@ -183,7 +193,7 @@ class Hub:
                 frames.room = payloads.room_payload(live)
             room = frames.room
         if connection.is_board:
-            return payloads.board_payload(live, host=connection.host, room=room)
+            return payloads.board_payload(live, host=connection.hosts(live), room=room)
         held = live.phone_seat_by_hash(connection.token_hash)
         if held is None:
             return None
@@ -256,7 +266,7 @@ class Hub:
         it holds (``None`` for a board, and for a phone whose seat the host handed to a bot:
         it watches); ``None`` when its seat is gone."""
         if connection.is_board:
-            return ("board", connection.host), None
+            return ("board", connection.hosts(live)), None
         held = live.phone_seat_by_hash(connection.token_hash)
         if held is None:
             return None

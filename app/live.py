@@ -302,6 +302,9 @@ class LiveRoom:
     seats: list[SeatInfo]
     match: LiveMatch | None
     paused: bool = False
+    host_pin: str = ""
+    """The host's PIN (``Room.host_pin``): shown on the host's board, it brings the host's
+    controls to another screen."""
     tournament: Plan | None = None
     results: list[JSON] = field(default_factory=list)
     """Finished matches of the tournament, in the order they were played."""

@@ -29,6 +29,9 @@ class Room(SQLModel, table=True):
     status: str = Field(default="lobby", max_length=16)
     """lobby, playing, finished, or closed (a closed room's code may be given out again)."""
     host_token_hash: str = Field(max_length=64)
+    host_pin: str = Field(default="", max_length=8, sa_column_kwargs={"server_default": ""})
+    """The host's PIN: the host's controls on another screen (a TV browser that lost its
+    cookies), as a seat's PIN brings a seat back. Empty for rooms made before it existed."""
     paused: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     """The host stopped the clock: the sealing timer and the bots wait."""
     tournament: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))

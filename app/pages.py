@@ -993,7 +993,7 @@ def _render_for_connection(live: LiveRoom, payload: JSON, connection: Connection
             live,
             payload,
             lang,
-            host=connection.host,
+            host=connection.hosts(live),
             join_url=join_url_for(settings, live.code),
             **turned_away(live),
         )
@@ -1559,6 +1559,69 @@ async def board(request: Request, code: str) -> Response:
         path=request.url.path,
     )
     return HTMLResponse(html)
+
+
+@router.get("/b/{code}/host", response_class=HTMLResponse)
+async def host_back_form(request: Request, code: str) -> Response:
+    """The host's controls on another screen: the host's PIN, asked."""
+    try:
+        live = await rooms_of(request).room(clean_code(code))
+    except RoomNotFound as missing:
+        return page(request, "missing.html", status_code=404, code=code, detail=missing.detail)
+    return page(request, "host_back.html", code=live.code)
+
+
+@router.post("/b/{code}/host", response_class=HTMLResponse)
+async def host_back(request: Request, code: str, pin: str = Form("")) -> Response:
+    """The host's PIN brings the host's controls to this screen (``reclaim_host``); the
+    screen that had them keeps the board only."""
+    code = clean_code(code)
+    lang = request_language(request)
+    form_path = f"/b/{code}/host"
+    wait = ratelimit.wait_for("reclaim", request)
+    if wait is not None:
+        return page(
+            request,
+            "host_back.html",
+            status_code=429,
+            headers=ratelimit.retry_headers(wait),
+            code=code,
+            error=ratelimit.refusal_text(wait, lang),
+            path=form_path,
+        )
+    try:
+        token, _pin = await rooms_of(request).reclaim_host(code, pin)
+    except RoomNotFound as missing:
+        return page(request, "missing.html", status_code=404, code=code, detail=missing.detail)
+    except RoomError as refusal:
+        return page(
+            request,
+            "host_back.html",
+            status_code=refusal.status,
+            code=code,
+            error=translate_host_back_error(refusal, lang),
+            path=form_path,
+        )
+    response = RedirectResponse(f"/b/{code}", status_code=303)
+    set_cookie(response, HOST_COOKIE.format(code=code), token)
+    return response
+
+
+def translate_host_back_error(refusal: RoomError, lang: str) -> str:
+    """Why the host's PIN was refused, in the page's language."""
+    with i18n.use_language(lang):
+        if refusal.code == "wrong_pin":
+            return i18n.gettext(
+                "That is not the host's PIN. It is on the host's board, under “Seat PINs”."
+            )
+        if refusal.code == "too_many_tries":
+            return i18n.gettext("Too many wrong PINs for the host. Try again in a few minutes.")
+        if refusal.code == "no_host_pin":
+            return i18n.gettext(
+                "This room was opened before host PINs: its host's controls stay on the "
+                "screen that opened it."
+            )
+    return translate_room_error(refusal, lang)
 
 
 @router.get("/b/{code}/qr.svg")

@@ -166,6 +166,7 @@ class Payloads:
         payload = self.room_payload(live) if room is None else dict(room)
         if host:
             payload["pins"] = {str(s.position): s.pin for s in live.seats if s.pin}
+            payload["host_pin"] = live.host_pin
         match = live.match
         if match is None:
             payload.update(view=None, playback=[], history=[])

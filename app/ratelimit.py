@@ -147,6 +147,7 @@ API_ROUTES: tuple[tuple[str, re.Pattern[str], Kind], ...] = (
     ("GET", re.compile(r"(?:.*/)?api/rooms/[^/]+/?"), "lookup"),
     ("POST", re.compile(r"(?:.*/)?api/rooms/[^/]+/seats/?"), "join"),
     ("POST", re.compile(r"(?:.*/)?api/rooms/[^/]+/reclaim/?"), "reclaim"),
+    ("POST", re.compile(r"(?:.*/)?api/rooms/[^/]+/host/reclaim/?"), "reclaim"),
 )
 """The API requests a stranger could sweep codes or PINs with (the pages check their own, so
 that they answer with the page and its form)."""

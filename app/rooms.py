@@ -321,6 +321,7 @@ class RoomService:
                 options=dict(room.options),
                 status=room.status,
                 host_token_hash=room.host_token_hash,
+                host_pin=room.host_pin,
                 seats=[seat_info_of(s, self.away_after) for s in seats],
                 predictions=predictions,
                 match=None if match is None else live_match_of(rules, match, game, history, orders),
@@ -384,6 +385,7 @@ class RoomService:
                     game=game,
                     options=options,
                     host_token_hash=hash_token(host_token),
+                    host_pin=new_pin(),
                     tournament=None if plan is None else plan.to_json(),
                 )
             )
@@ -503,7 +505,7 @@ class RoomService:
                     code="too_many_tries",
                     retry_after=wait,
                 )
-            if not secrets.compare_digest(seat.pin, str(pin).strip()):
+            if not same_pin(seat.pin, pin):
                 self._wrong_pins.hit(*tries)
                 raise Forbidden("That PIN does not match this seat.", code="wrong_pin")
             token, pin = secrets.token_urlsafe(24), new_pin(unlike=seat.pin)
@@ -520,6 +522,42 @@ class RoomService:
             seat.away_since = utcnow()
             self.changed(live)  # the old phone's sockets learn their token is gone
             return Seated(seat.position, token, pin)
+
+    async def reclaim_host(self, code: str, pin: str) -> tuple[str, str]:
+        """The host's controls on another screen, by the host's PIN (a TV browser that lost
+        its cookies). The old host token stops working, and so does the PIN: the host gets a
+        new token and a new PIN (shown on the new screen's board), so a PIN seen over a
+        shoulder brings the controls over once only. Returns the token and the new PIN."""
+        live = await self.room(code)
+        async with self.hold(live):
+            if not live.host_pin:
+                raise Conflict(
+                    "This room was opened before host PINs: its host's controls stay on the "
+                    "screen that opened it.",
+                    code="no_host_pin",
+                )
+            tries = (live.code, "host")
+            wait = self._wrong_pins.wait(*tries)
+            if wait is not None:
+                raise TooManyTries(
+                    "Too many wrong PINs for the host. Wait a few minutes.",
+                    code="too_many_tries",
+                    retry_after=wait,
+                )
+            if not same_pin(live.host_pin, pin):
+                self._wrong_pins.hit(*tries)
+                raise Forbidden("That is not the host's PIN.", code="wrong_pin")
+            token, pin = secrets.token_urlsafe(24), new_pin(unlike=live.host_pin)
+            with Session(self.db) as session:
+                room = session.get(Room, live.row_id)
+                assert room is not None
+                room.host_token_hash, room.host_pin = hash_token(token), pin
+                room.updated_at = utcnow()
+                session.add(room)
+                session.commit()
+            live.host_token_hash, live.host_pin = hash_token(token), pin
+            self.changed(live)  # the old host screen's sockets lose the host's view
+            return token, pin
 
     def phone_socket(self, live: LiveRoom, row_id: int, opened: bool) -> None:
         """The hub tells of a phone socket opening or closing, by its seat's database row (a
@@ -1527,6 +1565,7 @@ RELOADED = (
     "options",
     "status",
     "host_token_hash",
+    "host_pin",
     "seats",
     "match",
     "paused",
@@ -1566,6 +1605,12 @@ def check_room_options(options: Mapping[str, Any]) -> None:
 
 def _valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+def same_pin(expected: str, given: object) -> bool:
+    """Whether ``given`` is the PIN ``expected``, compared in constant time, as bytes: a
+    typed PIN may hold any character (``compare_digest`` refuses text that is not ASCII)."""
+    return secrets.compare_digest(expected.encode(), str(given).strip().encode())
 
 
 def new_pin(unlike: str = "") -> str:

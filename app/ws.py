@@ -61,7 +61,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import i18n
 from app.errors import RoomError, RoomNotFound
 from app.hub import POLICY_VIOLATION, Connection, Hub
-from app.live import LiveRoom
+from app.live import LiveRoom, hash_token
 from app.pages import HOST_COOKIE, SEAT_COOKIE
 from app.rooms import RoomService
 from engine.core import JSON
@@ -140,7 +140,7 @@ async def board_socket(websocket: WebSocket, code: str) -> None:
         live.code,
         format=_format(query.get("format", "json")),
         lang=query.get("lang", "en"),
-        host=live.is_host(host),
+        host_token_hash=hash_token(host) if live.is_host(host) else "",
     )
     await _serve(websocket, _rooms(websocket), live, connection)
 
