@@ -805,7 +805,8 @@ class RoomService:
     async def set_timer(self, code: str, host_token: str | None, timer: int | None) -> None:
         """Host, in the lobby or during a game: set the room's sealing timer (seconds) or turn
         it off (None). Mid-round the round keeps its start: a longer timer moves every
-        deadline on, a timer turned on starts whole now, one turned off ends them all."""
+        deadline on, a shorter one leaves at most the new timer from now, a timer turned on
+        starts whole now, one turned off ends them all."""
         try:
             check_room_options({"timer": timer})
         except ValueError as error:
@@ -854,6 +855,15 @@ class RoomService:
                 return options, None, float(timer)
             return options, self.clock.now() + timedelta(seconds=timer), None
         longer = timedelta(seconds=timer - before)
+        if timer < before:
+            # A shorter timer leaves each player at most the new timer from now: counted
+            # from the round's start it timed out at once a player who had been thinking
+            # longer than that (30 s set two minutes into a round).
+            if match.deadline_at is not None:
+                now = self.clock.now()
+                return options, min(match.deadline_at, now + timedelta(seconds=timer)), None
+            assert match.timer_left is not None
+            return options, None, min(match.timer_left, float(timer))
         if match.deadline_at is not None:
             return options, match.deadline_at + longer, None
         assert match.timer_left is not None

@@ -230,7 +230,19 @@ def test_the_host_turns_the_timer_off_and_on_during_the_game(
     assert timed.post(url, json={"timer": 30}, headers=auth(host)).status_code == 200
     longer = datetime.fromisoformat(board(timed, code)["deadline"])
     assert longer == clock.now() + timedelta(seconds=25)
-    clock.advance(25)
+    clock.advance(15)
+    # A shorter timer leaves at most the new timer from now: 15 s into a 30 s round, a 10 s
+    # timer leaves 10 s (counted from the round's start it had run out 5 s before); a 12 s
+    # timer set 5 s later is a longer one again, and moves that on by 2 s.
+    assert timed.post(url, json={"timer": 10}, headers=auth(host)).status_code == 200
+    shorter = datetime.fromisoformat(board(timed, code)["deadline"])
+    assert shorter == clock.now() + timedelta(seconds=10)
+    assert board(timed, code)["version"] == version, "nobody's time ran out"
+    clock.advance(5)
+    assert timed.post(url, json={"timer": 12}, headers=auth(host)).status_code == 200
+    kept = datetime.fromisoformat(board(timed, code)["deadline"])
+    assert kept == clock.now() + timedelta(seconds=7), "a longer one moves it on by 2 s"
+    clock.advance(7)
     wait_until(timed, code, lambda v: v["version"] >= version + 3, "the round's default orders")
 
 
