@@ -123,9 +123,18 @@
         var give = form.querySelector('[name="give_' + n + '"]');
         var get = form.querySelector('[name="get_' + n + '"]');
         var trades = form.querySelector('[name="trades_' + n + '"]');
+        // H21: the Market trades what the heir can pay; the sheet says so, not just its total.
+        var cut = form.querySelector('[data-trades-cut="' + n + '"]');
+        if (cut) cut.hidden = true;
         if (!give || !get || !trades || !give.value || !get.value || give.value === get.value) continue;
         var wanted = Math.max(0, parseInt(trades.value, 10) || 0);
         var done = Math.min(wanted, Math.floor(left[give.value] / data.market.give));
+        if (cut && done < wanted) {
+          cut.hidden = false;
+          cut.textContent = data.summary.trades_cut.replace("%(n)s", done)
+            .replace("%(wanted)s", wanted)
+            .replace("%(give)s", give.options[give.selectedIndex].textContent);
+        }
         left[give.value] -= done * data.market.give;
         left[get.value] += done * data.market.get;
       }

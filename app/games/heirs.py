@@ -1208,6 +1208,8 @@ def order_sheet(
             "retreat": i18n.gettext("retreat"),
             "no_trades": i18n.gettext("no trades"),
             "trade": i18n.gettext("%(n)s× %(give)s → %(get)s"),
+            # H21: trades are cut to what the heir can pay when the Market runs.
+            "trades_cut": i18n.gettext("Only %(n)s of %(wanted)s trades: no more %(give)s."),
         },
         "settle_skipped": i18n.gettext("the settling is skipped: too few people"),
         "no_settle": i18n.gettext(

@@ -203,3 +203,34 @@ def test_a_phone_held_sideways_keeps_most_of_its_screen_for_the_sheet(
             keep_screenshot(page, artifacts / "heirs-sheet-sideways.png")
         finally:
             browser.close()
+
+
+def test_the_sheet_says_when_the_market_trades_fewer_than_asked(
+    sheet: tuple[TestClient, str, str],
+) -> None:
+    """H21: the Market cuts the trades to what the heir can pay. The sheet's total counted
+    only those, without a word: 9 trades asked of 8 gold at 3 a trade gave 2, silently."""
+    client, code, token = sheet
+    live = live_room(client, code)
+    heir: Any = current_match(live).state.heirs[0]
+    heir.buildings[MARKET] = 1  # Market I: 3 gold for 1 knowledge
+    heir.gold, heir.knowledge = 8, 0
+    current_match(live).state.memo.clear()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=PHONE_SIZE)
+            open_rendered_phone(page, client, code, token)
+            open_part(page, "market")
+            page.select_option('select[name="give_0"]', "gold")
+            page.select_option('select[name="get_0"]', "knowledge")
+            cut = page.locator("[data-testid=trades-cut-0]")
+            page.fill('input[name="trades_0"]', "2")
+            expect(cut).to_be_hidden()
+            page.fill('input[name="trades_0"]', "9")
+            expect(cut).to_have_text("Only 2 of 9 trades: no more gold.")
+            expect(page.locator("[data-testid=after-order]")).to_contain_text("2 knowledge")
+            page.select_option('select[name="give_0"]', "")
+            expect(cut).to_be_hidden()
+        finally:
+            browser.close()
