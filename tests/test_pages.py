@@ -1986,3 +1986,16 @@ def test_a_hidden_leaders_replay_names_the_turn_of_the_step_shown(client: TestCl
             endings += 1
             assert "The turn ends" in box.group(1) and "to play" not in box.group(1), index
     assert endings > 0
+
+
+def test_next_game_now_asks_first_while_a_player_is_not_ready() -> None:
+    """The host's "Next game now" started the next game at once while players had not
+    tapped Ready: the board asks first, naming them; with everyone ready it does not ask."""
+    from app.pages import render
+
+    seats = [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Ben"}, {"seat": 2, "name": "Bot 1"}]
+    room = {"seats": seats, "tournament": None, "ready": [2]}
+    line = unescape(render("fragments/_ready_line.html", "en", room=room, ready=[2], host=True))
+    assert 'hx-confirm="Start the next game now? Not ready yet: Ann, Ben."' in line
+    everyone = render("fragments/_ready_line.html", "en", room=room, ready=[0, 1, 2], host=True)
+    assert "hx-confirm" not in everyone and 'data-testid="next-game-now"' in everyone

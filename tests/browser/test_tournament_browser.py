@@ -114,6 +114,11 @@ def test_standings_between_games_and_the_final_podium(
                 phone.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
                 assert phone.evaluate("() => scrollY") > 0
                 standings.locator("[data-testid=next-game]").click()
+                # Jana has not tapped Ready: the host is asked first.
+                expect(board.locator("[data-testid=confirm]")).to_contain_text(
+                    "Not ready yet: Jana."
+                )
+                board.locator("[data-testid=confirm-yes]").click()
                 expect(standings).to_have_count(0)
                 expect(phone.locator("[data-testid=turn-banner]")).to_be_visible()
                 phone.wait_for_function("() => scrollY === 0")
