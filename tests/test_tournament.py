@@ -742,3 +742,47 @@ def test_a_seat_handed_to_a_bot_while_it_watches_a_duel_is_told_so(client: TestC
     assert 'data-testid="handed"' in page and 'data-testid="come-back-link"' in page
     assert "You are watching" in page and "A bot plays your seat now" not in page
     assert "which plays your seat's games from now on" in page
+
+
+def test_after_a_night_s_game_the_next_match_s_prediction_is_under_the_result(
+    client: TestClient,
+) -> None:
+    """A player whose next match of the night is one to watch is offered its prediction as
+    the game ends: the card sat at the page's foot, below the seat's details and the whole
+    log, screens away on a small phone. It now comes right under the result, with Ready."""
+    room = create_room(client, "hidden_leaders")
+    code, host = room["code"], auth(room["host_token"])
+    made = client.post(
+        f"/api/rooms/{code}/tournament", json={"tournament": {"count": 1}}, headers=host
+    )
+    assert made.status_code == 200
+    humans = {
+        seat["seat"]: seat["token"] for seat in (join(client, code, n) for n in ("Ann", "Ben"))
+    }
+    for _ in range(2):
+        assert client.post(f"/api/rooms/{code}/bots", headers=host).status_code == 201
+    assert client.post(f"/api/rooms/{code}/start", headers=host).status_code == 200
+    for number in range(1, 12):
+        board = wait_until(
+            lambda n=number: (b := client.get(f"/api/rooms/{code}").json())["match"] == n and b
+        )
+        played = {p["seat"] for p in board["players"]}
+        play_seat_until_done(client, code, humans)
+        board = wait_until(
+            lambda n=number: (
+                (b := client.get(f"/api/rooms/{code}").json())["match"] == n
+                and b["status"] == "finished"
+                and b
+            )
+        )
+        coming = (board["tournament"]["next"] or {}).get("players") or []
+        watcher = next((s for s in humans if s in played and s not in coming), None)
+        if board["tournament"]["over"] or (coming and watcher is not None):
+            break
+        client.post(f"/api/rooms/{code}/ready", headers=host)
+    assert watcher is not None and coming, "no player of a match watched the next one"
+    client.cookies.set(f"pecet_seat_{code}", humans[watcher])
+    page = client.get(f"/r/{code}").text
+    client.cookies.clear()
+    result, offer = page.index('id="phone-result"'), page.index('data-testid="predict"')
+    assert result < offer < page.index("ph-history"), "the prediction under the result"
