@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 from engine.heirs.content import MARKET
 from engine.registry import get_rules
@@ -234,3 +234,39 @@ def test_the_sheet_says_when_the_market_trades_fewer_than_asked(
             expect(cut).to_be_hidden()
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "ru", "hr"])
+def test_no_choice_on_the_sheet_runs_out_of_its_box_on_a_small_phone(
+    sheet: tuple[TestClient, str, str], lang: str
+) -> None:
+    """A choice's name is one word too long for its half of a 360 px phone in some
+    languages (Croatian "Bez sposobnosti"): it ran over the box's border. It wraps now."""
+    client, code, token = sheet
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            for width in (360, 390):
+                page = browser.new_page(viewport={"width": width, "height": 740})
+                open_rendered_phone(page, client, code, token, lang=lang)
+                assert not overflowing_choices(page), (lang, width)
+        finally:
+            browser.close()
+
+
+def overflowing_choices(page: Page) -> list[tuple[str, list[str]]]:
+    """The choices whose name runs out of its box, by part of the sheet."""
+    found = []
+    for part in ("expedition", "trick", "retinue", "city", "heir"):
+        if page.locator(f'details[data-part="{part}"]').count():
+            open_part(page, part)
+            overflowing = page.evaluate(
+                """part => [...document.querySelectorAll(
+                     `details[data-part="${part}"] .hx-choice b`)]
+                   .filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1)
+                   .map(b => b.textContent)""",
+                part,
+            )
+            if overflowing:
+                found.append((part, overflowing))
+    return found
