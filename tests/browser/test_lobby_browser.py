@@ -73,3 +73,27 @@ def test_the_hosts_lobby_options_fit_the_tv_with_six_players(
         expect(board.locator("[data-testid=time-5]")).to_be_visible()
     finally:
         board.context.close()
+
+
+def test_a_two_word_name_keeps_one_line_where_there_is_room(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A Legions lobby of two at 1280×720: "Jiří Novák" broke onto two lines while the note
+    beside it ("side drawn at the start") took the room. The note wraps first now."""
+    board, code = host_room(browser, server.base_url, game="legions")
+    try:
+        board.set_viewport_size({"width": 1280, "height": 720})
+        with httpx.Client(base_url=server.base_url) as http:
+            for name in ("Marija", "Jiří Novák"):
+                assert http.post(f"/api/rooms/{code}/seats", json={"name": name}).is_success
+        names = board.locator("[data-testid=seat-line] .seat-name")
+        expect(names).to_have_count(2)
+        lines = names.evaluate_all(
+            """names => names.map(n => {
+                 const range = document.createRange(); range.selectNodeContents(n);
+                 return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;
+               })"""
+        )
+        assert lines == [1, 1], lines
+    finally:
+        board.context.close()
