@@ -270,26 +270,3 @@ def overflowing_choices(page: Page) -> list[tuple[str, list[str]]]:
             if overflowing:
                 found.append((part, overflowing))
     return found
-
-
-def test_every_control_of_the_phone_is_big_enough_to_tap(
-    sheet: tuple[TestClient, str, str],
-) -> None:
-    """Every control a thumb taps on the Heirs phone is at least 44 px high: the fold of
-    "Your heir" was 25 px."""
-    client, code, token = sheet
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_page(viewport=PHONE_SIZE)
-            open_rendered_phone(page, client, code, token)
-            small = page.evaluate(
-                """() => [...document.querySelectorAll(
-                     'summary, button, a.button, .hx-choice, .hx-target, select')]
-                   .filter(el => el.offsetParent)
-                   .map(el => [el.textContent.trim().slice(0, 30), el.getBoundingClientRect().height])
-                   .filter(([, height]) => height < 44)"""
-            )
-            assert small == [], small
-        finally:
-            browser.close()
