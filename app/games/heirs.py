@@ -1299,10 +1299,25 @@ def setup_summary(choice: Mapping[str, Any] | None) -> list[JSON]:
 def sealed_summary(
     order: Mapping[str, Any] | None, names: Mapping[int, str], me: Mapping[str, Any]
 ) -> list[JSON]:
-    """The seat's own sealed order (H5.1), part by part, for the phone that sealed it."""
+    """The seat's own sealed order (H5.1), part by part as its sheet lists them, for the
+    phone that sealed it."""
     if not order:
         return []
+    # In the sheet's order (templates/games/heirs/phone.html): the expedition first.
     lines: list[JSON] = []
+    expedition = order.get("expedition") or {"kind": "stay"}
+    field = expedition.get("field") or me.get("position") or ""
+    kinds = {
+        "stay": i18n.gettext("Stay on %(field)s"),
+        "move": i18n.gettext("Move to %(field)s"),
+        "attack": i18n.gettext("Invade / attack %(field)s"),
+        "scout": i18n.gettext("Scout %(field)s"),
+    }
+    text = kinds.get(expedition.get("kind", "stay"), "%(field)s") % {"field": field}
+    extras = [i18n.gettext("settle") if order.get("settle") else i18n.gettext("no settling")]
+    if order.get("retreat"):
+        extras.append(i18n.gettext("retreat"))
+    lines.append({"part": i18n.gettext("Expedition"), "text": " · ".join([text, *extras])})
     for line in order.get("exchanges") or []:
         lines.append(
             {
@@ -1342,19 +1357,6 @@ def sealed_summary(
         lines.append(
             {"part": i18n.gettext("Heir"), "text": f"{ability_name(order['learn'])} {level}"}
         )
-    expedition = order.get("expedition") or {"kind": "stay"}
-    field = expedition.get("field") or me.get("position") or ""
-    kinds = {
-        "stay": i18n.gettext("Stay on %(field)s"),
-        "move": i18n.gettext("Move to %(field)s"),
-        "attack": i18n.gettext("Invade / attack %(field)s"),
-        "scout": i18n.gettext("Scout %(field)s"),
-    }
-    text = kinds.get(expedition.get("kind", "stay"), "%(field)s") % {"field": field}
-    extras = [i18n.gettext("settle") if order.get("settle") else i18n.gettext("no settling")]
-    if order.get("retreat"):
-        extras.append(i18n.gettext("retreat"))
-    lines.append({"part": i18n.gettext("Expedition"), "text": " · ".join([text, *extras])})
     return lines
 
 

@@ -282,6 +282,9 @@ def test_the_sealed_card_says_what_was_sealed(
     expect(summary).to_contain_text(f"Move to {field}")
     expect(summary).to_contain_text("recruit 1")
     expect(summary).to_contain_text(f"{build['id'].capitalize()} I")
+    # Part by part in the sheet's order: the expedition first, as on the sheet.
+    parts = summary.locator("dt").all_inner_texts()
+    assert parts == ["Expedition", "Retinue", "City"], parts
     expect(page.locator('[data-testid="timer-lost"]')).to_have_count(0)
     keep_screenshot(page, artifacts / "heirs-phone-sealed-summary.png", full_page=True)
 
