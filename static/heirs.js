@@ -309,6 +309,21 @@
       });
       if (list.indexOf(keep) >= 0) select.value = keep;
       select.disabled = list.length === 0;
+      // The field the player chose is gone with the expedition's end: said, not swapped
+      // for another without a word (until the player chooses again).
+      var moved = select.parentElement.querySelector("[data-field-moved]");
+      if (!moved) return;
+      if (!select.dataset.watched) {
+        select.dataset.watched = "1";
+        select.addEventListener("change", function () {
+          select.dataset.chosen = "1";
+          moved.hidden = true;
+        });
+      }
+      if (select.dataset.chosen && list.indexOf(keep) < 0) {
+        delete select.dataset.chosen;
+        moved.hidden = false;
+      }
     });
   }
   // A Market line trades one resource for another: the resource given is not offered to

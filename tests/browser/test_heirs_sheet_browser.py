@@ -4,6 +4,7 @@ the Retinue says how many soldiers still leave the people a settling needs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -270,3 +271,45 @@ def overflowing_choices(page: Page) -> list[tuple[str, list[str]]]:
             if overflowing:
                 found.append((part, overflowing))
     return found
+
+
+def test_a_shadow_path_field_lost_with_the_expedition_is_told(
+    sheet: tuple[TestClient, str, str],
+) -> None:
+    """H7.7: the Shadow path's step starts where the expedition ends, so its fields follow
+    the expedition. A field the player chose, gone with a new expedition, was swapped for
+    another without a word; the sheet now says to choose it again."""
+    client, code, token = sheet
+    live = live_room(client, code)
+    heir: Any = current_match(live).state.heirs[0]
+    heir.hand = ["shadow_path", "mercenaries", "quick_recruitment"]
+    heir.gold, heir.knowledge, heir.people = 20, 20, 20
+    current_match(live).state.memo.clear()
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport=PHONE_SIZE)
+            open_rendered_phone(page, client, code, token)
+            open_part(page, "trick")
+            page.locator('input[name="trick"][value="shadow_path"]').check()
+            field = page.locator('select[name="field_shadow_path"]')
+            after = json.loads(field.get_attribute("data-after") or "{}")
+            stay = after["stay"]
+            assert stay, "the Shadow path goes on from where the heir stays"
+            field.select_option(stay[-1])
+            moved = page.locator("[data-testid=field-moved]")
+            expect(moved).to_be_hidden()
+            elsewhere = next(
+                target
+                for target, fields in (after.get("move") or {}).items()
+                if stay[-1] not in fields
+            )
+            open_part(page, "expedition")
+            page.locator(f'input[name="expedition"][value="move:{elsewhere}"]').check()
+            open_part(page, "trick")
+            expect(moved).to_be_visible()
+            options = field.locator("option").all_inner_texts()
+            field.select_option(options[0])
+            expect(moved).to_be_hidden()
+        finally:
+            browser.close()
