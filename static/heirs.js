@@ -112,6 +112,12 @@
   // left at their part, and the sheet says what remains after the whole order. Returns
   // whether the heir will settle: the box ticked, a field nobody owns at the step's end, and
   // the people to pay for it.
+  // A line's trades as the number field reads them ("1e1" is 10, not 1), whole and not
+  // below 0: what the total counts and the summary says alike.
+  function tradesOf(input) {
+    var value = Number(input.value);
+    return isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  }
   function budget(form) {
     var data;
     try { data = JSON.parse(form.dataset.budget || "null"); } catch (e) { data = null; }
@@ -127,7 +133,7 @@
         var cut = form.querySelector('[data-trades-cut="' + n + '"]');
         if (cut) cut.hidden = true;
         if (!give || !get || !trades || !give.value || !get.value || give.value === get.value) continue;
-        var wanted = Math.max(0, parseInt(trades.value, 10) || 0);
+        var wanted = tradesOf(trades);
         var done = Math.min(wanted, Math.floor(left[give.value] / data.market.give));
         if (cut && done < wanted) {
           cut.hidden = false;
@@ -281,8 +287,8 @@
       var give = form.querySelector('[name="give_' + n + '"]');
       var get = form.querySelector('[name="get_' + n + '"]');
       var count = form.querySelector('[name="trades_' + n + '"]');
-      if (!give || !get || !count || !give.value || !get.value || !(+count.value > 0)) continue;
-      trades.push(data.summary.trade.replace("%(n)s", count.value)
+      if (!give || !get || !count || !give.value || !get.value || !(tradesOf(count) > 0)) continue;
+      trades.push(data.summary.trade.replace("%(n)s", tradesOf(count))
         .replace("%(give)s", give.options[give.selectedIndex].textContent)
         .replace("%(get)s", get.options[get.selectedIndex].textContent));
     }

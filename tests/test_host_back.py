@@ -83,6 +83,8 @@ def test_a_board_without_the_host_s_cookie_takes_the_controls_with_the_pin(
     refused = client.post(f"/b/{code}/host", data={"pin": "12a4"})
     assert refused.status_code == 403
     assert "Tohle není PIN hostitele" in unescape(refused.text)
+    # The browser's own refusal of letters names what the field wants, in the page's words.
+    assert 'title="4 číslice"' in refused.text
     client.cookies.delete("pecet_lang")
 
     moved = client.post(f"/b/{code}/host", data={"pin": pin}, follow_redirects=False)

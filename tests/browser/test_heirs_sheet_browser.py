@@ -231,6 +231,13 @@ def test_the_sheet_says_when_the_market_trades_fewer_than_asked(
             page.fill('input[name="trades_0"]', "9")
             expect(cut).to_have_text("Only 2 of 9 trades: no more gold.")
             expect(page.locator("[data-testid=after-order]")).to_contain_text("2 knowledge")
+            # The number as the field reads it: "1e1" is 10 (it was read as 1), 2.5 is 2.
+            choice = page.locator('details[data-part="market"] [data-choice]')
+            page.fill('input[name="trades_0"]', "1e1")
+            expect(cut).to_have_text("Only 2 of 10 trades: no more gold.")
+            expect(choice).to_have_text("10× gold → knowledge")
+            page.fill('input[name="trades_0"]', "2.5")
+            expect(choice).to_have_text("2× gold → knowledge")
             page.select_option('select[name="give_0"]', "")
             expect(cut).to_be_hidden()
         finally:
