@@ -54,6 +54,10 @@ class Close(NamedTuple):
 Outgoing = str | Close
 
 
+HOST_MOVED = "The host's controls moved to another screen, with the host's PIN."
+"""What a board that held the host's controls is told when another screen takes them."""
+
+
 @dataclass(eq=False)
 class Connection:
     websocket: WebSocket
@@ -451,6 +455,14 @@ class Hub:
             self._tell(live, connection, change, frames)
 
     def _tell(self, live: LiveRoom, connection: Connection, change: Change, frames: Frames) -> None:
+        if connection.host_token_hash and not connection.hosts(live):
+            # The host took the controls to another screen: this one gets the board without
+            # them, then is told why they went, once (a host whose PIN another used would
+            # not know). The view first: a page's view brings an empty error line.
+            connection.host_token_hash = ""
+            self._send_view(live, connection, frames)
+            self.send_error(live, connection, "host_moved", HOST_MOVED)
+            return
         if connection.seen >= live.changes:
             return  # it already has the newest view (sent on its own, or by a later change)
         if self._notice_will_do(live, connection, change):

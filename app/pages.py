@@ -1389,6 +1389,9 @@ def _refusal_texts() -> dict[str, str]:
         "not_playing": i18n.gettext("There is no game running in this room."),
         "watching": i18n.gettext("You are watching this game; your turn comes later."),
         "not_your_turn": i18n.gettext("It is not your turn."),
+        "host_moved": i18n.gettext(
+            "The host's controls moved to another screen, with the host's PIN."
+        ),
         "stale": i18n.gettext("The table moved on while you were choosing; here is the new sheet."),
         "bad_order": i18n.gettext("That order could not be read. Pick again from your sheet."),
         "malformed": i18n.gettext("That order could not be read. Pick again from your sheet."),

@@ -111,6 +111,8 @@ def test_the_old_host_screen_keeps_the_board_only(client: TestClient) -> None:
         while (frame := socket.receive_json())["type"] != "view":
             pass
         assert "pins" not in frame and "host_pin" not in frame, frame
+        told = socket.receive_json()  # after the view, so that a page keeps its line
+        assert told["type"] == "error" and told["code"] == "host_moved", told
 
 
 def test_a_pin_of_any_characters_is_only_wrong(client: TestClient) -> None:

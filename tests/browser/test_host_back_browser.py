@@ -57,6 +57,9 @@ def test_a_tv_that_lost_its_cookies_takes_the_host_s_controls_back_with_the_pin(
     keep_screenshot(tv, artifacts / "host-back-board.png")
 
     # The old screen is told at once: its host's controls go, the board stays.
+    expect(old_tv.locator("#board-flash")).to_contain_text(
+        "The host's controls moved to another screen"
+    )
     expect(old_tv.locator("[data-testid=start]")).to_have_count(0)
     expect(old_tv.locator("[data-testid=host-back-link]")).to_be_visible()
     assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 403
