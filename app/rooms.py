@@ -497,17 +497,13 @@ class RoomService:
                 raise RoomNotFound(
                     f"Nobody called {clean_name(name)} sits in this room.", code="no_such_name"
                 )
-            tries = (live.code, str(seat.row_id))
-            wait = self._wrong_pins.wait(*tries)
-            if wait is not None:
-                raise TooManyTries(
-                    "Too many wrong PINs for this seat. Ask the host, or wait a few minutes.",
-                    code="too_many_tries",
-                    retry_after=wait,
-                )
-            if not same_pin(seat.pin, pin):
-                self._wrong_pins.hit(*tries)
-                raise Forbidden("That PIN does not match this seat.", code="wrong_pin")
+            self._check_pin(
+                (live.code, str(seat.row_id)),
+                seat.pin,
+                pin,
+                too_many="Too many wrong PINs for this seat. Ask the host, or wait a few minutes.",
+                wrong="That PIN does not match this seat.",
+            )
             token, pin = secrets.token_urlsafe(24), new_pin(unlike=seat.pin)
             with Session(self.db) as session:
                 row = session.get(Seat, seat.row_id)
@@ -536,17 +532,13 @@ class RoomService:
                     "screen that opened it.",
                     code="no_host_pin",
                 )
-            tries = (live.code, "host")
-            wait = self._wrong_pins.wait(*tries)
-            if wait is not None:
-                raise TooManyTries(
-                    "Too many wrong PINs for the host. Wait a few minutes.",
-                    code="too_many_tries",
-                    retry_after=wait,
-                )
-            if not same_pin(live.host_pin, pin):
-                self._wrong_pins.hit(*tries)
-                raise Forbidden("That is not the host's PIN.", code="wrong_pin")
+            self._check_pin(
+                (live.code, "host"),
+                live.host_pin,
+                pin,
+                too_many="Too many wrong PINs for the host. Wait a few minutes.",
+                wrong="That is not the host's PIN.",
+            )
             token, pin = secrets.token_urlsafe(24), new_pin(unlike=live.host_pin)
             with Session(self.db) as session:
                 room = session.get(Room, live.row_id)
@@ -558,6 +550,18 @@ class RoomService:
             live.host_token_hash, live.host_pin = hash_token(token), pin
             self.changed(live)  # the old host screen's sockets lose the host's view
             return token, pin
+
+    def _check_pin(
+        self, tries: tuple[str, str], expected: str, given: object, *, too_many: str, wrong: str
+    ) -> None:
+        """Refuse ``given`` unless it is the PIN ``expected``: 403 ``wrong_pin``, counted
+        under ``tries``; 429 ``too_many_tries`` once ``RECLAIM_LIMIT`` wrong ones were."""
+        wait = self._wrong_pins.wait(*tries)
+        if wait is not None:
+            raise TooManyTries(too_many, code="too_many_tries", retry_after=wait)
+        if not same_pin(expected, given):
+            self._wrong_pins.hit(*tries)
+            raise Forbidden(wrong, code="wrong_pin")
 
     def phone_socket(self, live: LiveRoom, row_id: int, opened: bool) -> None:
         """The hub tells of a phone socket opening or closing, by its seat's database row (a
