@@ -108,9 +108,10 @@ TAP_HEIGHT = 44
 TARGETS_JS = """least => [...document.querySelectorAll(
     'summary, button, a.button, select, label:has(> input[type=radio]),'
     + ' label:has(> input[type=checkbox])')]
-  .filter(el => el.offsetParent && el.getBoundingClientRect().height < least)
+  .filter(el => el.offsetParent && el.offsetHeight < least)
   .map(el => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`
-    + ` ${Math.round(el.getBoundingClientRect().height)} px`)"""
+    + ` ${el.offsetHeight} px`)"""
+"""Layout heights: a control popping in (scaled by its animation) is measured at its size."""
 
 
 def target_size_violations(page: Page) -> list[AxeViolation]:
