@@ -544,8 +544,7 @@ class RoomService:
                 room = session.get(Room, live.row_id)
                 assert room is not None
                 room.host_token_hash, room.host_pin = hash_token(token), pin
-                room.updated_at = utcnow()
-                session.add(room)
+                self._touch(session, live)
                 session.commit()
             live.host_token_hash, live.host_pin = hash_token(token), pin
             self.changed(live)  # the old host screen's sockets lose the host's view
