@@ -122,6 +122,50 @@
   }
   document.addEventListener("htmx:wsBeforeMessage", keepChoices);
 
+  // A frame that redraws the control with the keyboard's focus (another seat sealed, the host
+  // skipped the show) sent the focus back to the top of the page: a person at the keyboard or
+  // with a screen reader lost their place in the sheet. The same control drawn again takes
+  // the focus back: the same field of the same form, the same part's title, the same button.
+  var focusedKey = null;
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+  function controlKey(element) {
+    var form = element.closest("form");
+    var where = form ? (form.id || form.dataset.testid || form.className) + "|" : "";
+    if (element.id) return "#" + element.id;
+    if (element.name) {
+      return where + element.tagName + " " + element.name + (ticks(element) ? "=" + element.value : "");
+    }
+    if (element.dataset.testid) return where + "@" + element.dataset.testid;
+    var box = element.tagName === "SUMMARY" ? element.parentElement : null;
+    var part = box && (box.dataset.part || box.dataset.keepOpen || box.id);
+    if (part) return where + "summary " + part;
+    return where + element.tagName + " " + (element.getAttribute("href") || "") + " "
+      + (element.textContent || "").trim().slice(0, 40);
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var element = document.activeElement;
+    focusedKey = element && element !== document.body ? controlKey(element) : null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var key = focusedKey;
+    focusedKey = null;
+    if (key === null) return;
+    setTimeout(function () {  // after every listener of this frame has drawn its part
+      var now = document.activeElement;
+      if (now && now !== document.body) return;  // kept, or moved on by the person
+      var same = Array.prototype.find.call(document.querySelectorAll(FOCUSABLE), function (e) {
+        return !e.disabled && controlKey(e) === key;
+      });
+      if (!same) return;
+      // It had the focus, so the folded parts around it were open: they open again (a
+      // control inside a closed part cannot take the focus).
+      for (var node = same.parentElement; node; node = node.parentElement) {
+        if (node.tagName === "DETAILS" && !node.open && node.firstElementChild !== same) node.open = true;
+      }
+      same.focus({ preventScroll: true });
+    }, 0);
+  });
+
   // A form whose one choice is required (the legion to seal) is sent once it is made: its
   // button stays off until then. A tap on it showed the browser's own note instead, in the
   // browser's language rather than the page's ("Please select one of these options.").

@@ -17,13 +17,14 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright._impl._api_structures import Clip
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.test_heirs_browser import host_room, join
+from tests.browser.test_heirs_browser import host_room, join, setup_phone
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -227,6 +228,17 @@ def start_against_bots(browser: Browser, base: str, game: str, bots: int) -> tup
     return board, phone, code
 
 
+def skip_show(board: Page, base: str, code: str, *, to_the_end: bool = False) -> None:
+    """The host skips the board's show of this round, if one is on (the setup is played
+    out before the first sheet); ``to_the_end`` fast-forwards the rest of the game too."""
+    skipped = board.request.post(
+        f"{base}/b/{code}/show/skip",
+        form={"all": "1"} if to_the_end else {},
+        headers={"HX-Request": "true"},
+    )
+    assert skipped.status == 204, skipped.text()
+
+
 def test_heirs_setup_and_orders_by_keyboard(browser: Browser, server: ServerProcess) -> None:
     board, phone, code = start_against_bots(browser, server.base_url, "heirs", 2)
     try:
@@ -246,13 +258,7 @@ def test_heirs_setup_and_orders_by_keyboard(browser: Browser, server: ServerProc
         expect(form).to_have_count(0, timeout=TIMEOUT_MS)
 
         sheet = phone.locator("[data-testid=orders-form]")
-        if not sheet.count():  # the board plays the setup out first: skip it, as a host may
-            skipped = board.request.post(
-                f"{server.base_url}/b/{code}/show/skip",
-                form={"all": "1"},
-                headers={"HX-Request": "true"},
-            )
-            assert skipped.status == 204, skipped.text()
+        skip_show(board, server.base_url, code)
         expect(sheet).to_be_visible(timeout=TIMEOUT_MS)
         quiet(phone, code, 0)
         # A folded part of the sheet opens with Enter on its title; its controls then count.
@@ -346,6 +352,36 @@ def test_legions_seal_and_turn_by_keyboard(browser: Browser, server: ServerProce
             tab_to(phone, "[data-testid=prompt] [data-testid=option]")
         phone.keyboard.press("Enter")
         handle.wait_for_element_state("hidden", timeout=TIMEOUT_MS)
+    finally:
+        board.context.close()
+        phone.context.close()
+
+
+def test_a_redraw_keeps_the_keyboards_place_in_the_sheet(
+    browser: Browser, server: ServerProcess, tmp_path: Path
+) -> None:
+    """A frame that redraws the phone while its player is deciding (here: the host
+    fast-forwards the bots' rounds) gives the focus back to the same control, inside the
+    same unfolded part: Tab was back at the top of the page, a screen reader's place lost."""
+    board, phone, code = start_against_bots(browser, server.base_url, "heirs", 2)
+    try:
+        quiet(phone, code, 0)
+        setup_phone(phone, tmp_path, None)
+        skip_show(board, server.base_url, code)
+        expect(phone.locator("[data-testid=orders-form]")).to_be_visible(timeout=TIMEOUT_MS)
+        quiet(phone, code, 0)
+        phone.locator('details[data-part="trick"] > summary').focus()
+        phone.keyboard.press("Enter")
+        tab_to(phone, "input[name=trick]")
+        focused = phone.evaluate("document.activeElement.value")
+        phone.evaluate("document.getElementById('phone-view').dataset.drawnBefore = '1'")
+
+        skip_show(board, server.base_url, code, to_the_end=True)
+
+        expect(phone.locator("#phone-view[data-drawn-before]")).to_have_count(0)
+        trick = phone.locator('details[data-part="trick"]')
+        expect(trick.locator(f'input[name=trick][value="{focused}"]')).to_be_focused()
+        expect(trick).to_have_attribute("open", "")
     finally:
         board.context.close()
         phone.context.close()
