@@ -65,11 +65,21 @@ def board_json(api: httpx.Client, code: str) -> dict[str, Any]:
 
 def api_seal(api: httpx.Client, code: str, token: str) -> bool:
     """Seal the seat's prompt through the API: attack if it can, else march, recruit all it
-    may. False when the seat has nothing to decide now."""
+    may. False when the seat has nothing to decide now, or its order was not taken."""
+    return unsealed_because(api, code, token) is None
+
+
+def unsealed_because(api: httpx.Client, code: str, token: str) -> str | None:
+    """``api_seal``'s work; None once sealed, else what stopped it, for a failing test to
+    say (a seat without an orders prompt, with the room's show and round; or the refusal)."""
     me = api.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
     prompt = me.get("prompt")
     if not prompt or prompt.get("kind") != "orders":
-        return False
+        view = me.get("view") or {}
+        return (
+            f"no orders prompt: prompt {prompt and prompt.get('kind')}, show {me.get('show')},"
+            f" round {view.get('round')}, status {me.get('status')}, to act {me.get('to_act')}"
+        )
     order = dict(prompt["default"])
     expedition = prompt["expedition"]
     if expedition["attack"]:
@@ -79,7 +89,15 @@ def api_seal(api: httpx.Client, code: str, token: str) -> bool:
     recruit = prompt["recruit"]
     order["recruit"] = min(int(recruit["cap"]), int(recruit["affordable"]))
     response = api.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
-    return response.status_code == 202
+    if response.status_code == 202:
+        return None
+    return f"order {order} answered {response.status_code}: {response.text}"
+
+
+def must_seal(api: httpx.Client, code: str, token: str) -> None:
+    """``api_seal`` where the seat has an order to seal now; a failure says why not."""
+    why = unsealed_because(api, code, token)
+    assert why is None, why
 
 
 def seal_anna(phone: Page) -> None:
@@ -266,16 +284,16 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                     anna.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
                     if round_number == 1:
                         # Sealing: the board shows each sealed seat's commitment digits.
-                        assert api_seal(api, code, tokens[1])
+                        must_seal(api, code, tokens[1])
                         mine = api.get(f"/api/rooms/{code}/me", headers=auth(tokens[1])).json()
                         digits = str(mine["my_commitment"])[:6]
                         expect(board.locator('.hx-heir[data-seat="1"]')).to_contain_text(
                             f"sealed · {digits}"
                         )
-                        assert api_seal(api, code, tokens[2])
+                        must_seal(api, code, tokens[2])
                     else:
                         for token in tokens[1:]:
-                            assert api_seal(api, code, token)
+                            must_seal(api, code, token)
                     seal_anna(anna)
                     payload = wait_for_show(api, code, round_number)
                     # The board's own payload stops at the step on show: what comes later is
@@ -393,7 +411,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
 
             # ---- the host fast-forwards to the end; the humans' seats seal by the API
             for token in tokens:
-                assert api_seal(api, code, token)
+                must_seal(api, code, token)
             board.locator("[data-testid=fast-forward]").click()
             board.locator("[data-testid=confirm-yes]").click()  # the page's own question
             deadline = time.monotonic() + 90
@@ -515,7 +533,7 @@ def test_a_phone_takes_each_quick_step_after_the_board_brings_it_in(
                 choice = {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
                 api.post(f"/api/rooms/{code}/orders", json=choice, headers=auth(token))
             phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
-            assert api_seal(api, code, token)
+            must_seal(api, code, token)
             # The round plays out on the board, the phone watching, then the next sheet.
             phone.locator("[data-testid=watch]").wait_for(timeout=SHOW_TIMEOUT_MS)
             phone.locator("[data-testid=orders-form]").wait_for(timeout=SHOW_TIMEOUT_MS)
