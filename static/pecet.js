@@ -494,6 +494,25 @@
       el.classList.toggle("urgent", left <= 10);
     });
   }
+  // The host shortened the sealing timer mid-round: the phone's countdown jumped down, and
+  // its player is told why (templates/fragments/phone_view.html) for a while. A later
+  // deadline says nothing: the next round's, or more time given, which the phone says itself.
+  var phoneDeadline = null, TIMER_CUT_SHOWN_MS = 8000, TIMER_CUT_MIN_MS = 2000;
+  function earliestDeadline() {
+    var earliest = null;
+    document.querySelectorAll("#phone-view .countdown[data-deadline]").forEach(function (el) {
+      var at = Date.parse(el.dataset.deadline);
+      if (!isNaN(at) && (earliest === null || at < earliest)) earliest = at;
+    });
+    return earliest;
+  }
+  document.addEventListener("htmx:wsBeforeMessage", function () { phoneDeadline = earliestDeadline(); });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var now = earliestDeadline(), note = document.querySelector("[data-testid=timer-cut]");
+    if (!note || now === null || phoneDeadline === null || now > phoneDeadline - TIMER_CUT_MIN_MS) return;
+    note.hidden = false;
+    setTimeout(function () { note.hidden = true; }, TIMER_CUT_SHOWN_MS);
+  });
   function tick() {
     var now = Date.now();
     tickAway(now); tickStandings(now); tickShow(now); tickIdle(now); keepOpenBriefly(document, now);
