@@ -395,6 +395,18 @@
       }
     } catch (e) { /* no storage: it closes with the next frame */ }
   });
+  // A panel in use stays open: each choice made in it (the host setting a seat's time) gives
+  // it its data-open-for seconds again; it closed under the host's finger a minute after it
+  // was opened, however busy the host was in it.
+  function keepInUse(evt) {
+    var box = evt.target.closest && evt.target.closest("details[data-open-for][open]");
+    if (!box || evt.target.closest("details[data-open-for] > summary") === box.firstElementChild) return;
+    try {
+      if (!sessionStorage.getItem(openKey(box))) return;  // not opened by a tap: not timed
+      sessionStorage.setItem(openKey(box), String(Date.now() + 1000 * parseFloat(box.dataset.openFor)));
+    } catch (e) { /* fine */ }
+  }
+  ["input", "change", "focusin"].forEach(function (kind) { document.addEventListener(kind, keepInUse, true); });
 
   // ---------------------------------------------------------------- the board's clocks
   // A seat away for a while: the board says "away 2 min" and counts on without a reload.

@@ -125,3 +125,45 @@ def test_a_panel_opened_before_the_show_closes_as_it_begins(
             expect(pins).to_have_attribute("open", "")
     finally:
         board.context.close()
+
+
+OPENED_UNTIL_JS = """([key, seconds]) => {
+  const until = Date.now() + seconds * 1000;
+  sessionStorage.setItem('pecet_open_until_' + key, String(until));
+  return until;
+}"""
+"""A timed panel's closing time moved to ``seconds`` from now, as if opened long ago."""
+
+
+def test_a_host_panel_in_use_stays_open_and_one_left_alone_closes(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A panel closes by itself a while after it was opened (data-open-for), unless the host
+    is using it: each choice made in it gives it its time again. It closed under the host's
+    finger a minute after opening, however busy the host was in it."""
+    board, code = host_room(browser, server.base_url)
+    try:
+        with httpx.Client(base_url=server.base_url) as http:
+            for name in ("Ann", "Ben"):
+                seat = http.post(f"/api/rooms/{code}/seats", json={"name": name})
+                assert seat.status_code == 201, seat.text
+        expect(board.locator("[data-testid=seat-line]")).to_have_count(2)
+        board.locator("[data-testid=start]").click()
+        panel = board.locator(".hx-host > details.hx-more-time")
+        panel.locator("> summary").click()
+        expect(panel).to_have_attribute("open", "")
+
+        # In use: 1 s before it would close, the host gives Ann more time.
+        until = board.evaluate(OPENED_UNTIL_JS, [f"time-{code}", 1])
+        with board.expect_response(lambda response: response.url.endswith("/seats/0/time")):
+            panel.locator("[data-testid=time-0]").select_option("2")
+        board.wait_for_function("until => Date.now() > until + 1500", arg=until)
+        expect(panel).to_have_attribute("open", "")
+        expect(panel.locator("[data-testid=time-0]")).to_have_value("2")
+
+        # Left alone: it closes at its time.
+        until = board.evaluate(OPENED_UNTIL_JS, [f"time-{code}", 1])
+        board.wait_for_function("until => Date.now() > until + 1500", arg=until)
+        expect(panel).not_to_have_attribute("open", "")
+    finally:
+        board.context.close()
