@@ -158,9 +158,12 @@
       });
       if (!same) return;
       // It had the focus, so the folded parts around it were open: they open again (a
-      // control inside a closed part cannot take the focus).
+      // control inside a closed part cannot take the focus). Not a timed panel, which the
+      // page closes on purpose (its time is up, or the board's show began).
       for (var node = same.parentElement; node; node = node.parentElement) {
-        if (node.tagName === "DETAILS" && !node.open && node.firstElementChild !== same) node.open = true;
+        if (node.tagName !== "DETAILS" || node.open || node.firstElementChild === same) continue;
+        if (node.hasAttribute("data-open-for")) return;
+        node.open = true;
       }
       same.focus({ preventScroll: true });
     }, 0);
