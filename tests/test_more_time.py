@@ -129,6 +129,9 @@ def test_h5_4_the_seat_with_more_time_is_sealed_at_its_own_deadline_the_others_a
     sealed = timed.get(f"/r/{code}").text
     assert 'data-testid="sealed-by-timer"' in sealed
     assert "Time ran out: your default order was sealed for you." in sealed
+    # Its own time is over and it has sealed: no countdown standing at a red 0:00 while the
+    # seat with more time decides (the board counts hers down).
+    assert 'data-testid="countdown"' not in sealed
     clock.advance(TIMER - 0.1)
     assert board(timed, code)["to_act"] == [1], "not yet: it has twice the time"
     clock.advance(0.1)
