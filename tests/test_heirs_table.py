@@ -62,6 +62,15 @@ def test_heirs_is_hosted_and_has_a_default_order() -> None:
     state = RULES.setup(3, 5, {})
     setup_default = RULES.default_order(state, 0)
     RULES.submit(state, 0, setup_default)  # a legal setup choice
+    # The one the phone shows chosen before its player touches it (the first colour still
+    # free, the first character offered): a late player gets what they saw ticked.
+    prompt = RULES.prompt(state, 0)
+    assert prompt is not None
+    assert setup_default == {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
+    state = RULES.submit(state, 1, RULES.default_order(state, 1))
+    later = RULES.prompt(state, 0)
+    assert later is not None and RULES.default_order(state, 0)["colour"] == later["colours"][0]
+    assert later["colours"][0] != prompt["colours"][0], "the first colour was taken meanwhile"
     state = RULES.setup(3, 5, {"auto_setup": True})
     assert RULES.default_order(state, 1) == {}
 

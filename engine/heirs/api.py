@@ -894,9 +894,15 @@ class HeirsRules(HeirsEngine):
     @_follows_variants
     def default_order(self, state: HeirsState, seat: int) -> JSON:
         """What the app seals for a seat whose sealing timer ran out: during the rounds the
-        empty order (H5.4: stay, settle, nothing else); in setup a legal choice, the bot's."""
+        empty order (H5.4: stay, settle, nothing else); in setup what the seat's sheet shows
+        chosen before anyone touches it, the first colour still free and the first character
+        offered. (The bot's pick, as it was, made a player who had looked at the Knight ticked
+        on the phone a Paladin.)"""
         if state.phase == PHASE_SETUP:
-            return self.bot_order(state, seat, self.info.bot_styles[0])
+            prompt = self._memo_prompt(state, seat)
+            if prompt is None:
+                raise NotYourTurn()
+            return {"colour": prompt["colours"][0], "character": prompt["characters"][0]}
         return {}
 
     @_follows_variants
