@@ -137,6 +137,12 @@ def test_h5_4_the_seat_with_more_time_is_sealed_at_its_own_deadline_the_others_a
     clock.advance(0.1)
     view = wait_until(timed, code, lambda v: len(v["to_act"]) == 3, "the next round")
     assert sorted(timer_orders(timed, code, version)) == [0, 1, 2]
+    # The timer chose every dynasty: each phone says so over its first order sheet.
+    assert view["view"]["phase"] == "orders" and view["view"]["round"] == 1
+    timed.cookies.set(f"pecet_seat_{code}", tokens[1])
+    first_sheet = timed.get(f"/r/{code}").text
+    assert 'data-testid="orders-form"' in first_sheet
+    assert "Time ran out at the setup: you were given the colour and the character" in first_sheet
     again = datetime.fromisoformat(view["deadline"])
     assert again == clock.now() + timedelta(seconds=TIMER), "a new round, the whole timer"
     mine = datetime.fromisoformat(me(timed, code, tokens[1])["deadline"])
