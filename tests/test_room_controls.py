@@ -135,6 +135,10 @@ def test_a_paused_room_says_so_on_every_phone(client: TestClient, game: str) -> 
     assert 'data-testid="paused"' not in phone(tokens[0])
     assert client.post(f"/api/rooms/{code}/pause", json={"paused": True}, headers=host).is_success
     assert "Paused by the host" in phone(tokens[0])
+    # A pause stops the clock and the bots, not the players: the phone says a move may
+    # still be made (a player took a paused game for a frozen one, and was surprised).
+    assert "The clock stands still; you can still make your move." in phone(tokens[0])
     assert "Hostitel hru pozastavil" in phone(tokens[1], "cs")
+    assert "svůj tah můžeš udělat i teď" in phone(tokens[1], "cs")
     assert client.post(f"/api/rooms/{code}/pause", json={"paused": False}, headers=host).is_success
     assert 'data-testid="paused"' not in phone(tokens[0])
