@@ -1959,7 +1959,7 @@ def test_the_host_fast_forwards_between_shows_and_sees_it_is_on(
     board = client.get(f"/b/{code}").text
     assert 'data-testid="fast-forward"' not in board
     # The duels' host menu says it is on; Heirs' map has a banner of it for the room.
-    said = ("Fast-forward is on: every later round plays at once", "Fast-forward: every round")
+    said = ("Fast-forward is on: the rest of the game plays at once", "Fast-forward: every round")
     assert any(text in board for text in said)
     client.cookies.clear()
     assert "Fast-forward" not in client.get(f"/b/{code}").text.replace(

@@ -60,7 +60,7 @@ def test_the_host_is_asked_in_the_page_while_the_show_goes_on(
     fast_forward.click()
     dialog = board.locator("[data-testid=confirm]")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text("Skip the board's show of every later round")
+    expect(dialog).to_contain_text("Skip the board's show for the rest of this game")
     keep_screenshot(board, artifacts / "confirm-fast-forward.png")
     # Cancel: nothing is sent.
     board.locator("[data-testid=confirm-no]").click()
