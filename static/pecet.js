@@ -108,19 +108,50 @@
       kept[choiceKey(form)] = fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; });
     });
   }
+  function applyChoices(form, values) {
+    fields(form).forEach(function (f, index) {
+      if (f.disabled || index >= values.length) return;
+      if (ticks(f)) f.checked = values[index];
+      else f.value = values[index];
+    });
+  }
   function restoreChoices() {
     document.querySelectorAll("form[data-keep-choices]").forEach(function (form) {
       var values = kept[choiceKey(form)];
-      if (!values) return;
-      fields(form).forEach(function (f, index) {
-        if (f.disabled) return;
-        if (ticks(f)) f.checked = values[index];
-        else f.value = values[index];
-      });
+      if (values) applyChoices(form, values);
     });
     kept = {};
   }
   document.addEventListener("htmx:wsBeforeMessage", keepChoices);
+
+  // ... and across a reload of the page (the player reloads; a phone's browser reloads a tab
+  // it had put to sleep): the two heroes tapped to take were gone. A decision's form (one
+  // drawn at a version of the room) keeps its choices in the tab's storage, that decision's
+  // only; a form of another version or offer starts afresh.
+  var STORED_CHOICES = "pecet_choices_" + location.pathname + "|";
+  function storedKey(form) {
+    var version = form.querySelector('input[name="version"]');
+    return version && version.value ? STORED_CHOICES + version.value + "|" + choiceKey(form) : null;
+  }
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form[data-keep-choices]");
+    var key = form && storedKey(form);
+    if (!key) return;
+    try {
+      for (var i = sessionStorage.length - 1; i >= 0; i--) {
+        var other = sessionStorage.key(i);
+        if (other && other !== key && other.indexOf(STORED_CHOICES) === 0) sessionStorage.removeItem(other);
+      }
+      sessionStorage.setItem(key, JSON.stringify(fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; })));
+    } catch (e) { /* no storage: the choices last as long as the page */ }
+  });
+  function restoreStoredChoices() {
+    document.querySelectorAll("form[data-keep-choices]").forEach(function (form) {
+      var key = storedKey(form), values = null;
+      try { values = key && JSON.parse(sessionStorage.getItem(key) || "null"); } catch (e) { /* none */ }
+      if (Array.isArray(values)) applyChoices(form, values);
+    });
+  }
 
   // A frame that redraws the control with the keyboard's focus (another seat sealed, the host
   // skipped the show) sent the focus back to the top of the page: a person at the keyboard or
@@ -917,6 +948,7 @@
   tick();
   keepOpen(document);
   scrollLogs(document);
+  restoreStoredChoices();  // before the forms count what is chosen
   setupForms(document);
   settleAnimations(document);
 })();

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.browser.ergonomics import phone_fit, small_text
 from tests.browser.kit import (
@@ -21,6 +21,7 @@ from tests.browser.kit import (
     launch,
     tap_until_gone,
 )
+from tests.browser.test_keyboard_browser import quiet, start_against_bots
 from tests.conftest import ServerProcess
 
 TIMEOUT_MS = 10_000
@@ -214,3 +215,35 @@ def test_two_phones_play_a_whole_duel(server: ServerProcess, artifacts: Path) ->
             expect(board.locator("[data-testid=turn]")).to_have_text("1")
         finally:
             browser.close()
+
+
+def test_a_reload_keeps_the_heroes_tapped_to_take(browser: Browser, server: ServerProcess) -> None:
+    """Hidden Leaders: two heroes tapped, then the page reloads (the player's doing, or the
+    phone's browser waking a sleeping tab): the same two are still tapped and the turn can be
+    confirmed; they were gone, the confirm button off again."""
+    board, phone, code = start_against_bots(browser, server.base_url, "hidden_leaders", 1)
+    try:
+        take = phone.locator("form.take-form")
+        expect(take).to_be_visible(timeout=TIMEOUT_MS * 4)  # the bot may begin
+        quiet(phone, code, 0)
+        count = int(take.get_attribute("data-take-count") or "2")
+        free = take.locator("label:has(input[name=slot]:enabled)")
+        for index in range(count):
+            free.nth(index).click()
+        chosen = take.locator("input[name=slot]:checked").evaluate_all(
+            "inputs => inputs.map(input => input.value)"
+        )
+        assert len(chosen) == count
+        expect(take.locator("[data-testid=take-submit]")).to_be_enabled()
+
+        phone.reload()
+
+        expect(take).to_be_visible()
+        after = take.locator("input[name=slot]:checked").evaluate_all(
+            "inputs => inputs.map(input => input.value)"
+        )
+        assert after == chosen
+        expect(take.locator("[data-testid=take-submit]")).to_be_enabled()
+    finally:
+        board.context.close()
+        phone.context.close()
