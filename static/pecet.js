@@ -441,6 +441,22 @@
     } catch (e) { /* fine */ }
   }
   ["input", "change", "focusin"].forEach(function (kind) { document.addEventListener(kind, keepInUse, true); });
+  // Escape closes the panel open over the page (the host's menu over the duel's log), the
+  // innermost first; the focus goes back to its title. Only a click on the title did.
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape" || evt.defaultPrevented) return;
+    if (document.querySelector("dialog[open]")) return;  // the question's own Escape
+    var inside = document.activeElement && document.activeElement.closest
+      ? document.activeElement.closest("details[data-open-for][open]") : null;
+    var open = inside || Array.prototype.slice.call(
+      document.querySelectorAll("details[data-open-for][open]")).pop();
+    if (!open) return;
+    open.open = false;
+    try { sessionStorage.removeItem(openKey(open)); } catch (e) { /* fine */ }
+    var title = open.querySelector(":scope > summary");
+    if (title && inside) title.focus({ preventScroll: true });
+    evt.preventDefault();
+  });
 
   // ---------------------------------------------------------------- the board's clocks
   // A seat away for a while: the board says "away 2 min" and counts on without a reload.

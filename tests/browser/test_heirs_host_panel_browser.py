@@ -169,5 +169,13 @@ def test_a_host_panel_in_use_stays_open_and_one_left_alone_closes(
         until = board.evaluate(OPENED_UNTIL_JS, [f"time-{code}", 1])
         board.wait_for_function("until => Date.now() > until + 1500", arg=until)
         expect(panel).not_to_have_attribute("open", "")
+
+        # Escape closes it, from inside it, and the focus goes back to its title.
+        panel.locator("> summary").click()
+        expect(panel).to_have_attribute("open", "")
+        panel.locator("[data-testid=time-1]").focus()
+        board.keyboard.press("Escape")
+        expect(panel).not_to_have_attribute("open", "")
+        expect(panel.locator("> summary")).to_be_focused()
     finally:
         board.context.close()
