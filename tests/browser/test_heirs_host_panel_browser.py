@@ -52,6 +52,14 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
             assert now["height"] >= before["height"], f"{panel} opened: the log shrank"
             details.locator("> summary").click()
             expect(details).not_to_have_attribute("open", "")
+        # A seat's PIN is read by its player standing at the TV, not by the host alone: it is
+        # shown large, whatever the size of the panel's own words (about 16 px it was).
+        board.locator(".hx-host > details[data-testid=pins] > summary").click()
+        board.locator("[data-testid=pin-of-0] > summary").click()
+        pin = board.locator("[data-testid=pin-0]")
+        expect(pin).to_be_visible()
+        assert pin.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 28
+        board.locator(".hx-host > details[data-testid=pins] > summary").click()
         timer = board.locator(".hx-more-time select").first
         board.locator(".hx-more-time summary").click()
         expect(timer).to_be_visible()
