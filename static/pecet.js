@@ -160,8 +160,11 @@
   var focusedKey = null;
   var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
   function controlKey(element) {
-    var form = element.closest("form");
-    var where = form ? (form.id || form.dataset.testid || form.className) + "|" : "";
+    // A form's control is the same one only in the same decision: the Seal button of the
+    // next round's sheet is not where the keyboard was (Enter there would seal it).
+    var form = element.closest("form"), version = form && form.querySelector('input[name="version"]');
+    var where = form ? (form.id || form.dataset.testid || form.className) + "|"
+      + (form.dataset.draftKey || (version ? version.value : "")) + "|" : "";
     if (element.id) return "#" + element.id;
     if (element.name) {
       return where + element.tagName + " " + element.name + (ticks(element) ? "=" + element.value : "");
