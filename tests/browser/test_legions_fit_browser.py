@@ -117,6 +117,9 @@ def show_phone(
     screen = pages.render(
         "games/legions/phone.html", lang, prompt=payload["prompt"], room=room, **context
     )
+    # Each screen is a phone of its own: the choices a page keeps for a decision across a
+    # reload (the tab's storage) are not the last language's screen's.
+    page.evaluate("sessionStorage.clear()")
     page.set_content(
         f"""<!doctype html><html lang="{lang}"><head>
         <meta name="viewport" content="width=device-width, initial-scale=1">
