@@ -101,11 +101,14 @@
     var match = form.querySelector('input[name="match"]');
     return [form.id || form.dataset.testid || "", match ? match.value : ""].concat(fields(form).map(offer)).join("|");
   }
+  function choicesOf(form) {  // what is chosen in each field, in the order of fields()
+    return fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; });
+  }
   function keepChoices() {
     kept = {};
     document.querySelectorAll("form[data-keep-choices]").forEach(function (form) {
       if (form.classList.contains("sending")) return;  // sent: the answer decides
-      kept[choiceKey(form)] = fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; });
+      kept[choiceKey(form)] = choicesOf(form);
     });
   }
   function applyChoices(form, values) {
@@ -142,7 +145,7 @@
         var other = sessionStorage.key(i);
         if (other && other !== key && other.indexOf(STORED_CHOICES) === 0) sessionStorage.removeItem(other);
       }
-      sessionStorage.setItem(key, JSON.stringify(fields(form).map(function (f) { return ticks(f) ? f.checked : f.value; })));
+      sessionStorage.setItem(key, JSON.stringify(choicesOf(form)));
     } catch (e) { /* no storage: the choices last as long as the page */ }
   });
   function restoreStoredChoices() {
