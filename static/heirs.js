@@ -465,15 +465,32 @@
       // The colour this phone chose was taken meanwhile: no other is ticked in its place
       // (a tap on "Keep" would seal a colour nobody chose); the player is told and chooses.
       var colours = Array.prototype.slice.call(form.querySelectorAll('input[name="colour"]'));
-      if (saved.colour && !colours.some(function (input) { return input.value === saved.colour; })) {
+      var offered = function (colour) {
+        return colours.some(function (input) { return input.value === colour; });
+      };
+      if (saved.colour && !offered(saved.colour)) {
         colours.forEach(function (input) { input.checked = false; });
         var taken = form.querySelector("[data-testid=colour-taken]");
         if (taken) taken.hidden = false;
       }
+      // The colour ticked for a phone that chose none went to another seat: the next free
+      // one is ticked in its place, which the player is told (until a tap of their own),
+      // rather than sealing a colour changed under their eyes.
+      var shown = JSON.parse(localStorage.getItem(key + ":ticked") || "{}");
+      if (!saved.colour && shown.colour && (shown.moved || !offered(shown.colour))) {
+        var moved = form.querySelector("[data-testid=colour-moved]");
+        if (moved) moved.hidden = false;
+        shown.moved = true;
+      }
+      var ticked = form.querySelector('input[name="colour"]:checked');
+      if (ticked) shown.colour = ticked.value;
+      localStorage.setItem(key + ":ticked", JSON.stringify(shown));
     } catch (e) { /* no storage: the first choices stay */ }
     form.addEventListener("change", function () {
       var taken = form.querySelector("[data-testid=colour-taken]");
       if (taken && form.querySelector('input[name="colour"]:checked')) taken.hidden = true;
+      var moved = form.querySelector("[data-testid=colour-moved]");
+      if (moved) moved.hidden = true;
       var draft = {};
       SETUP_CHOICES.forEach(function (name) {
         var checked = form.querySelector('input[name="' + name + '"]:checked');

@@ -58,3 +58,43 @@ def test_a_colour_taken_meanwhile_is_told_and_never_replaced(
             assert {h["seat"]: h["colour"] for h in view["heirs"]} == {0: "green", 1: "blue"}
         finally:
             browser.close()
+
+
+def test_a_ticked_colour_taken_meanwhile_is_told_where_the_next_one_is_ticked(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    """Neither phone chose a colour: each shows the first free one ticked. Ema keeps hers;
+    Ota's sheet is drawn again with the next free colour ticked in its place, and Ota is
+    told so (the colour changed under Ota's eyes), until Ota taps a choice."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            board, code, ema, ota = setup_of_two(browser, server.base_url)
+            first = ota.locator('input[name="colour"]:checked').get_attribute("value")
+            assert first == ema.locator('input[name="colour"]:checked').get_attribute("value")
+            moved = ota.locator("[data-testid=colour-moved]")
+            expect(moved).to_be_hidden()
+
+            ema.locator("[data-testid=seal-setup]").click()
+            expect(ema.locator("[data-testid=setup-form]")).to_have_count(0)
+
+            expect(ota.locator(f'input[name="colour"][value="{first}"]')).to_have_count(0)
+            expect(moved).to_be_visible()
+            expect(ota.locator("[data-testid=colour-taken]")).to_be_hidden()
+            ticked = ota.locator('input[name="colour"]:checked')
+            expect(ticked).to_have_count(1)
+            now = ticked.get_attribute("value")
+            keep_screenshot(ota, artifacts / "heirs-colour-moved-phone.png", full_page=True)
+
+            # A reload draws the sheet again: still told, as nothing was chosen meanwhile.
+            ota.reload()
+            expect(moved).to_be_visible()
+            ota.locator(".hx-char").nth(1).click()
+            expect(moved).to_be_hidden()
+            ota.locator("[data-testid=seal-setup]").click()
+            expect(ota.locator("[data-testid=setup-form]")).to_have_count(0)
+            expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
+            view = httpx.get(f"{server.base_url}/api/rooms/{code}", timeout=10).json()["view"]
+            assert {h["seat"]: h["colour"] for h in view["heirs"]} == {0: first, 1: now}
+        finally:
+            browser.close()
