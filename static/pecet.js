@@ -369,16 +369,38 @@
   // to its top, where the room's heading and the night's plan show what was set: it stayed
   // open and scrolled down, the heading above the screen's edge. A refused one stays open,
   // its choices kept; so does one whose choices are sent as they change (the timer's).
-  document.addEventListener("htmx:afterRequest", function (evt) {
-    var box = evt.detail.elt.closest && evt.detail.elt.closest("details[data-bring-into-view]");
-    var sent = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent;
-    if (!box || !evt.detail.successful || !sent || sent.type !== "submit") return;
+  // The room's frame that the change sends may redraw the board before the answer comes: the
+  // sent form is then out of the page, its answer reaches no listener on the document, and the
+  // box drawn anew was reopened as kept open. So the answer is heard on the sent form itself,
+  // and it closes the box the page holds now.
+  function theBoxNow(sent) {
+    if (sent.isConnected) return sent;
+    var key = sent.dataset.keepOpen ? "data-keep-open" : sent.dataset.openKey ? "data-open-key" : "id";
+    var value = sent.getAttribute(key);
+    if (!value) return null;
+    return document.querySelector("details[" + key + '="' + CSS.escape(value) + '"]');
+  }
+  function closeSent(sent) {
+    if (sent.dataset.keepOpen) {
+      try { sessionStorage.removeItem("pecet_open_" + sent.dataset.keepOpen); } catch (e) { /* fine */ }
+    }
+    if (sent.dataset.openFor) {
+      try { sessionStorage.removeItem(openKey(sent)); } catch (e) { /* fine */ }
+    }
+    var box = theBoxNow(sent);
+    if (!box) return;
     var column = box.closest("[data-more-below]");
     if (column) column.scrollTop = 0;
-    box.open = false;  // its toggle forgets it was kept open (data-keep-open)
-    if (box.dataset.openFor) {
-      try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
-    }
+    box.open = false;
+  }
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var form = evt.detail.elt;
+    var box = form.closest && form.closest("details[data-bring-into-view]");
+    var sent = evt.detail.requestConfig && evt.detail.requestConfig.triggeringEvent;
+    if (!box || !sent || sent.type !== "submit") return;
+    form.addEventListener("htmx:afterRequest", function (answered) {
+      if (answered.detail.successful) closeSent(box);
+    }, { once: true });
   });
 
   // A panel opened by a tap (the seat PINs on the TV, a phone's own PIN, the host menu, the

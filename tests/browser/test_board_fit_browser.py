@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, ViewportSize, expect
 
 from app.i18n import LANGUAGES
 from engine.registry import available_games, game_info
@@ -171,12 +171,34 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     assert page.locator(".seats-panel").evaluate("el => el.scrollTop") > 0
     # The tournament set, its form closes and the column is back at its top: the room's
     # heading and the night's plan in sight (it stayed scrolled down, the heading above the
-    # screen's edge).
+    # screen's edge). The room's frame that the change sends can redraw the board before the
+    # answer to the form comes (a busy machine): the answer is held back here until then, and
+    # the box drawn anew closes all the same (it stayed open, kept open as it was).
+    held: list[tuple[Route, APIResponse]] = []
+
+    def hold_the_answer(route: Route) -> None:
+        held.append((route, route.fetch()))
+
+    page.route(f"{base}/b/{code}/tournament", hold_the_answer)
     page.locator("[data-testid=make-tournament]").click()
-    expect(page.locator("[data-testid=tournament-form] > summary")).to_contain_text("Tournament")
+    summary = page.locator("[data-testid=tournament-form] > summary")
+    expect(summary).to_contain_text("Tournament")  # the frame's board, drawn anew
+    wait_for(lambda: bool(held), "the tournament's answer, held back")
+    expect(page.locator("[data-testid=tournament-form] form")).to_be_visible()
+    route, answer = held.pop()
+    route.fulfill(response=answer)
     expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
     assert page.locator(".seats-panel").evaluate("el => el.scrollTop") == 0
     expect(page.locator("[data-testid=plan]")).to_be_in_viewport()
+    # And in the usual order, the answer before the frame: changed, it closes again.
+    page.unroute(f"{base}/b/{code}/tournament")
+    summary.click()
+    page.locator("[data-testid=night-rounds]").fill("2")
+    page.locator("[data-testid=make-tournament]").click()
+    expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
+    expect(page.locator("[data-testid=plan]")).to_be_in_viewport()
+    page.reload()  # and it is not kept open for the next visit
+    expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
     page.context.close()
 
 
