@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from app import i18n, pages
 from app.games.legions import SCREENS, hero_name, hero_power, location_name
@@ -28,8 +28,8 @@ from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
 from engine.legions.state import LegionsState, RecruitedHero, Stage
 from tests.browser.ergonomics import phone_fit
-from tests.browser.kit import PHONE_SIZE, keep_screenshot, launch
-from tests.conftest import ServerProcess
+from tests.browser.kit import PHONE_SIZE, keep_screenshot
+from tests.conftest import ServerProcess, running_server
 
 pytestmark = pytest.mark.browser
 
@@ -87,17 +87,27 @@ def recruit_routes(face_up: dict[str, int]) -> LegionsState:
     return state
 
 
+@pytest.fixture(scope="module")
+def static_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for the module: it only serves the stylesheets and scripts, each screen is
+    set into the page by the test."""
+    with running_server(tmp_path_factory.mktemp("legions-fit")) as process:
+        yield process
+
+
 @contextmanager
-def phone_on(server: ServerProcess) -> Iterator[Page]:
-    """A phone-sized page in Chromium on the server's origin (its stylesheets, its scripts)."""
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            page = browser.new_context(viewport=PHONE_SIZE, is_mobile=True).new_page()
-            page.goto(server.base_url + "/static/legions.css")
-            yield page
-        finally:
-            browser.close()
+def phone_on(
+    browser: Browser, server: ServerProcess, size: ViewportSize = PHONE_SIZE
+) -> Iterator[Page]:
+    """A phone-sized page of its own in Chromium on the server's origin (its stylesheets, its
+    scripts)."""
+    context = browser.new_context(viewport=size, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(server.base_url + "/static/legions.css")
+        yield page
+    finally:
+        context.close()
 
 
 def show_phone(
@@ -133,7 +143,7 @@ def show_phone(
 
 
 def test_g8_3_five_route_pick_two_and_g10_1_nothing_to_decide_fit_a_phone(
-    server: ServerProcess, artifacts: Path
+    static_server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
     under = five_route_under(0)
     pairs = RULES.prompt(under, 0)
@@ -141,7 +151,7 @@ def test_g8_3_five_route_pick_two_and_g10_1_nothing_to_decide_fit_a_phone(
     idle = nothing_to_recruit(1)
     step_2 = RULES.prompt(idle, 1)
     assert step_2 is not None and [o["order"]["kind"] for o in step_2["options"]] == ["skip"]
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         for lang in LANGUAGES:
             fields = pick_two_under(page, under, lang, artifacts)
             if lang in ("hr", "ru"):
@@ -220,7 +230,7 @@ def envoy_moves(seat: int) -> LegionsState:
 
 
 def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
-    server: ServerProcess, artifacts: Path
+    static_server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
     """40 moves (10 legions × 4 other locations) were 40 buttons over five screens: now a row
     per legion with a button per location, every one of them on the first screen."""
@@ -229,7 +239,7 @@ def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
     assert prompt is not None
     moves = [o for o in prompt["options"] if o["order"]["kind"] == "power"]
     assert len(moves) == 40
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         for lang in ("en", "cs"):
             show_phone(page, state, 0, lang)
             groups = page.locator("[data-testid=option-group]")
@@ -264,7 +274,7 @@ RECRUIT_ROUTES = {
 
 @pytest.mark.parametrize("face_up", RECRUIT_ROUTES.values(), ids=RECRUIT_ROUTES.keys())
 def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
-    server: ServerProcess, artifacts: Path, face_up: dict[str, int]
+    static_server: ServerProcess, browser: Browser, artifacts: Path, face_up: dict[str, int]
 ) -> None:
     """Up to twelve ways to recruit (each hero of the row by its location and by all five,
     and a look at the hero deck from a location whose guild has no hero in the row) were a
@@ -278,7 +288,7 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
     kinds = [o["order"]["kind"] for o in prompt["options"]]
     assert "peek" in kinds and kinds.count("recruit") >= 4 and kinds[-1] == "skip"
     name = "-".join(f"{loc}{count}" for loc, count in face_up.items())
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         for lang in ("en", "cs"):
             show_phone(page, state, 0, lang)
             expect(page.locator("[data-testid=option]")).to_have_count(len(kinds))
@@ -345,7 +355,7 @@ SENTENCES = {"attack": "Attack the %(loc)s", "place": "Place at the %(loc)s"}
 @pytest.mark.parametrize("kind", SENTENCES)
 @pytest.mark.parametrize("lang", ("en", "cs", "hr", "ru"))
 def test_g6_4a_g7_1_the_five_places_read_whole_on_a_phone(
-    server: ServerProcess, artifacts: Path, lang: str, kind: str
+    static_server: ServerProcess, browser: Browser, artifacts: Path, lang: str, kind: str
 ) -> None:
     """The attack (G6.4a) and a white legion's placing (G7.1) offer the five locations side
     by side under a heading that asks where. Each button said the whole sentence in a fifth
@@ -357,7 +367,7 @@ def test_g6_4a_g7_1_the_five_places_read_whole_on_a_phone(
     prompt = RULES.prompt(state, 0)
     assert prompt is not None
     assert [o["order"]["kind"] for o in prompt["options"]] == [kind] * 5
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         show_phone(page, state, 0, lang)
         buttons = page.locator(f"[data-testid=option][data-kind={kind}]")
         expect(buttons).to_have_count(5)
@@ -407,7 +417,7 @@ def recruiting(heroes: list[str]) -> LegionsState:
 
 @pytest.mark.parametrize("lang", ["en", "cs", "hr", "ru"])
 def test_g8_the_longest_hero_names_fit_a_phone(
-    server: ServerProcess, artifacts: Path, lang: str
+    static_server: ServerProcess, browser: Browser, artifacts: Path, lang: str
 ) -> None:
     """G8.1 and G8.2: recruiting a hero of the row, and choosing one of the two seen at the
     top of the deck. In Russian the longest hero names, on the button and again on the
@@ -415,7 +425,7 @@ def test_g8_the_longest_hero_names_fit_a_phone(
     met it twice, in games that happened to offer those heroes)."""
     with i18n.use_language(lang):
         longest = sorted(RULES.content.heroes, key=lambda h: -len(hero_name(h)))[:2]
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         for screen, state in (("recruit", recruiting(longest)), ("peek", peeked(longest))):
             prompt = RULES.prompt(state, 0)
             assert prompt is not None and prompt["kind"] == screen
@@ -461,14 +471,14 @@ def late_game(kind: str, lang: str) -> LegionsState:
 
 @pytest.mark.parametrize("kind", SENTENCES)
 def test_g6_4a_g7_1_a_late_games_attack_and_place_stay_within_two_screens(
-    server: ServerProcess, artifacts: Path, kind: str
+    static_server: ServerProcess, browser: Browser, artifacts: Path, kind: str
 ) -> None:
     """Late in a game the hero row and the player's own heroes had grown the attack and the
     white legion's placing past two screens in Russian (CI's ergonomics test met it in games
     that ran long). These decisions read the battlefield, so it stays open; the heroes fold
     under one line that opens on a tap."""
     state = late_game(kind, "ru")
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         show_phone(page, state, 0, "ru")
         fit = phone_fit(page, "legions", kind)
         keep_screenshot(page, artifacts / f"legions-phone-{kind}-late-ru.png", full_page=True)
@@ -493,7 +503,7 @@ ONE_LINE_JS = """els => els.map(e => {
 
 @pytest.mark.parametrize("lang", ("en", "ru"))
 def test_g10_1_step_2_with_only_a_stratagem_to_use_says_why(
-    server: ServerProcess, artifacts: Path, lang: str
+    static_server: ServerProcess, browser: Browser, artifacts: Path, lang: str
 ) -> None:
     """G10.1: step 2 stays open while a stratagem is unused. With no hero to recruit but a
     stratagem to use, the phone waits for the player, and said nothing of why "Don't
@@ -506,7 +516,7 @@ def test_g10_1_step_2_with_only_a_stratagem_to_use_says_why(
     prompt = RULES.prompt(state, seat)
     assert prompt is not None
     assert [o["order"]["kind"] for o in prompt["options"]] == ["skip", "stratagem"]
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         show_phone(page, state, seat, lang)
         with i18n.use_language(lang):
             why = i18n.gettext("You cannot recruit a hero now.")
@@ -520,7 +530,7 @@ def test_g10_1_step_2_with_only_a_stratagem_to_use_says_why(
 
 @pytest.mark.parametrize("lang", ("ru", "hr", "cs"))
 def test_the_score_card_names_the_other_player_and_fits_a_360_px_phone(
-    server: ServerProcess, artifacts: Path, lang: str
+    static_server: ServerProcess, browser: Browser, artifacts: Path, lang: str
 ) -> None:
     """The card on top: the phone's side name, both scores on a line each, and under the
     other side's score its player's name, cut short when long. A long name, or the Russian
@@ -529,27 +539,20 @@ def test_the_score_card_names_the_other_player_and_fits_a_360_px_phone(
     seat = next(i for i, p in enumerate(RULES.setup(2, 7, {}).players) if p.side == "necro")
     state = RULES.setup(2, 7, {})
     names = ("Bartholomew Alexander", "Ema") if seat == 1 else ("Ema", "Bartholomew Alexander")
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True)
-            page = context.new_page()
-            page.goto(server.base_url + "/static/legions.css")
-            show_phone(page, state, seat, lang, names)
-            keep_screenshot(page, artifacts / f"legions-phone-score-card-{lang}.png")
-            assert page.evaluate("document.documentElement.scrollWidth") <= 360
-            card = page.locator(".lg-status").bounding_box()
-            assert card is not None and card["x"] + card["width"] <= 360
-            one_line = page.locator(".lg-versus > span").evaluate_all(ONE_LINE_JS)
-            assert one_line == [True, True, True], one_line
-            opponent = page.locator("[data-testid=opponent]")
-            assert (opponent.get_attribute("title") or "").startswith("Bartholomew Alexander · ")
-            cut = opponent.evaluate("e => e.scrollWidth > e.clientWidth")
-            assert cut, "a name that long is cut short"
-            side = page.locator("[data-testid=my-side]")
-            assert side.evaluate("e => e.scrollWidth <= e.clientWidth"), "the side name is cut"
-        finally:
-            browser.close()
+    with phone_on(browser, static_server, {"width": 360, "height": 740}) as page:
+        show_phone(page, state, seat, lang, names)
+        keep_screenshot(page, artifacts / f"legions-phone-score-card-{lang}.png")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        card = page.locator(".lg-status").bounding_box()
+        assert card is not None and card["x"] + card["width"] <= 360
+        one_line = page.locator(".lg-versus > span").evaluate_all(ONE_LINE_JS)
+        assert one_line == [True, True, True], one_line
+        opponent = page.locator("[data-testid=opponent]")
+        assert (opponent.get_attribute("title") or "").startswith("Bartholomew Alexander · ")
+        cut = opponent.evaluate("e => e.scrollWidth > e.clientWidth")
+        assert cut, "a name that long is cut short"
+        side = page.locator("[data-testid=my-side]")
+        assert side.evaluate("e => e.scrollWidth <= e.clientWidth"), "the side name is cut"
 
 
 def hexer_targets(seat: int) -> LegionsState:
@@ -570,12 +573,12 @@ def hexer_targets(seat: int) -> LegionsState:
 
 
 def test_g1_4_the_hexer_s_targets_name_their_location_in_every_language(
-    server: ServerProcess, artifacts: Path
+    static_server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
     """Seven legions to rout, in a row of legions: each says where it stands (two Ambassadors
     looked alike), its location's name whole on a 360 px phone."""
     state = hexer_targets(0)
-    with phone_on(server) as page:
+    with phone_on(browser, static_server) as page:
         page.set_viewport_size({"width": 360, "height": 740})
         for lang in LANGUAGES:
             show_phone(page, state, 0, lang)
