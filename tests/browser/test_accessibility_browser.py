@@ -28,7 +28,7 @@ from tests.browser.kit import (
     choose_phone_language,
     launch,
 )
-from tests.browser.test_heirs_browser import host_room, join, seal, setup_phone
+from tests.browser.test_heirs_browser import host_room, join, seal, set_option, setup_phone
 from tests.browser.test_legions_browser import pick_two, seal_first_legion
 from tests.browser.test_tournament_browser import show_standings
 from tests.conftest import ServerProcess, running_server
@@ -41,6 +41,7 @@ UNKNOWN_ROOM = "OOOO"
 LEGIONS_TAPS = 6
 END_TIMEOUT_MS = 60_000
 GAMES = ("heirs", "hidden_leaders", "legions")
+HEIRS_SHORTEST_ROUNDS = 6
 SCREENS = (
     "start",
     "join",
@@ -221,8 +222,10 @@ class Walks:
 
     def heirs(self, walk: Walk, contexts: list[BrowserContext], joiner: Page) -> None:
         """Setup and an order sheet, then the phone seals every round of the shortest game
-        against a bot; the ended board and phone, then each one's replay."""
+        the host may set (H13: six rounds) against a bot; the ended board and phone, then
+        each one's replay."""
         board, code = self.host(walk, contexts, "heirs")
+        set_option(board, "opt-rounds", str(HEIRS_SHORTEST_ROUNDS))
         joiner.goto(f"{self.base}/j/{code}")
         self.audit(walk, joiner, "join")
         joiner.goto(f"{self.base}/j/{UNKNOWN_ROOM}")
