@@ -255,9 +255,20 @@ def running_server(
         process.stop()
 
 
-def paced_server(step_seconds: float) -> Any:
+def paced_server(step_seconds: float = 0.02, *, per_module: bool = False) -> Any:
     """A fixture of a real server whose board plays each step of a show for
-    ``step_seconds`` (``PECET_STEP_SECONDS``): ``slow = paced_server(2.5)`` in a module."""
+    ``step_seconds`` (``PECET_STEP_SECONDS``): ``slow = paced_server(2.5)`` in a module.
+    ``per_module``: one server for the module's tests (``server = paced_server(per_module=True)``),
+    for tests that each play rooms of their own and look at nothing else of the server's
+    (its log, its restarts): a server's start costs 1.5 s of CPU."""
+    if per_module:
+
+        @pytest.fixture(scope="module")
+        def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+            with running_server(tmp_path_factory.mktemp("server"), step_seconds) as process:
+                yield process
+
+        return shared
 
     @pytest.fixture
     def fixture(tmp_path: Path) -> Iterator[ServerProcess]:

@@ -21,6 +21,9 @@ from tests.play import auth, lobby_with_bots, play_to_end, start_duel
 
 pytestmark = pytest.mark.browser
 
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
+
 SMALL_SCREENS: tuple[ViewportSize, ...] = (
     {"width": 1280, "height": 720},
     {"width": 1366, "height": 768},

@@ -15,9 +15,12 @@ from playwright.sync_api import expect, sync_playwright
 from app import i18n
 from tests.browser.kit import keep_screenshot, launch
 from tests.browser.test_heirs_browser import host_room, join
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, paced_server
 
 pytestmark = pytest.mark.browser
+
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
 
 HOW_TO_PLAY = {"en": "How to play", "cs": "Jak se hraje"}
 

@@ -5,8 +5,6 @@ it), one opened during the show stays open through its steps."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +13,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.browser.kit import BOARD_SIZE
 from tests.browser.test_heirs_browser import host_room
-from tests.conftest import ServerProcess, running_server
+from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
 from tests.play import auth
 
@@ -23,6 +21,9 @@ STEP_SECONDS = 1.0
 """Long enough a step to open a panel during the show and see it through several steps."""
 
 pytestmark = pytest.mark.browser
+
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
 
 
 def test_an_opened_host_panel_leaves_the_log_its_room(
@@ -78,16 +79,13 @@ def test_an_opened_host_panel_leaves_the_log_its_room(
         board.context.close()
 
 
-@pytest.fixture
-def paced_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    with running_server(tmp_path, STEP_SECONDS) as process:
-        yield process
+slow_show_server = paced_server(STEP_SECONDS)
 
 
 def test_a_panel_opened_before_the_show_closes_as_it_begins(
-    paced_server: ServerProcess, browser: Browser
+    slow_show_server: ServerProcess, browser: Browser
 ) -> None:
-    base = paced_server.base_url
+    base = slow_show_server.base_url
     board, code = host_room(browser, base)
     try:
         host = next(c["value"] for c in board.context.cookies() if c["name"].endswith(code))

@@ -25,9 +25,12 @@ from playwright._impl._api_structures import Clip
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_heirs_browser import host_room, join, setup_phone
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, paced_server
 
 pytestmark = pytest.mark.browser
+
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
 
 TIMEOUT_MS = 20_000
 MAX_STOPS = 160

@@ -11,9 +11,12 @@ from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.kit import keep_screenshot
 from tests.browser.test_heirs_browser import host_room
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, paced_server
 
 pytestmark = pytest.mark.browser
+
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
 
 
 def animation(line: Locator) -> str:

@@ -12,10 +12,13 @@ from playwright.sync_api import Browser, ViewportSize, expect
 
 from engine.core import JSON
 from tests.browser.kit import keep_screenshot
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, paced_server
 from tests.play import auth, lobby_with_bots, start_duel
 
 pytestmark = pytest.mark.browser
+
+server = paced_server(per_module=True)
+"""Each test plays rooms of its own."""
 
 SMALL_PHONE: ViewportSize = {"width": 360, "height": 640}
 
