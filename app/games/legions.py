@@ -286,6 +286,7 @@ def option_view(
         out["loc"] = loc
         out["text"] = i18n.gettext("Place at the %(loc)s") % {"loc": location_name(loc)}
         out["short"] = location_name(loc)  # as for "attack" below
+        out["label"] = out["text"]
     elif kind == "collect":
         out["cards"] = [card_info(option.get("card") or order.get("legion"))]
         out["text"] = i18n.gettext("Collect")
@@ -359,6 +360,7 @@ def option_view(
         # Five buttons side by side, under a heading that asks where: each shows its place
         # alone (a sentence in a fifth of a phone broke mid-word in Russian).
         out["short"] = location_name(loc)
+        out["label"] = out["text"]  # the button's name: it shows the place alone
     elif kind == "shield":
         out["cards"] = [card_info(option.get("card") or str(order.get("keep")))]
         out["text"] = i18n.gettext("Keep face up")

@@ -252,14 +252,17 @@ def test_g1_4_the_envoy_moves_one_of_ten_legions_from_the_first_screen(
 
             # The third legion's last place: the order it sends is that move.
             button = groups.nth(2).locator("[data-testid=option]").last
-            label = button.get_attribute("aria-label") or ""
+            sentence = button.get_attribute("title") or ""
             order = json.loads(
                 button.locator("xpath=..").locator("input[name=order]").get_attribute("value")
                 or "{}"
             )
             with i18n.use_language(lang):
                 place = location_name(order["location"])
-            assert place in label and button.inner_text().strip() == place
+            # It shows the place; its name is the sentence, then the place (WCAG 2.5.3).
+            shown = button.locator(":scope > span:not(.sr-only)")
+            assert place in sentence and shown.inner_text().strip() == place
+            expect(button).to_have_accessible_name(f"{sentence}: {place}")
             moved, _ = advance(RULES, RULES.submit(copy.deepcopy(state), 0, order))
             assert order["legion"] in moved.players[0].face_up[order["location"]]
 
@@ -306,7 +309,10 @@ def test_g8_1_every_way_to_recruit_is_on_the_first_screen(
                 peek.locator("xpath=..").locator("input[name=order]").get_attribute("value") or "{}"
             )
             with i18n.use_language(lang):
-                assert peek.inner_text().strip() == location_name(order["location"])
+                place = location_name(order["location"])
+            shown = peek.locator(":scope > span:not(.sr-only)")
+            assert shown.inner_text().strip() == place
+            expect(peek).to_have_accessible_name(f"{peek.get_attribute('title')}: {place}")
             looked = RULES.submit(copy.deepcopy(state), 0, order)
             assert looked.pending == order
             # G8.2: looking commits the player to recruit one of the heroes seen; the row
