@@ -20,7 +20,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from tests.browser.kit import PHONE_SIZE, keep_screenshot
+from tests.browser.kit import PHONE_SIZE, AxeViolation, axe_violations, keep_screenshot
 
 TV_MIN_TEXT_PX = 24.0
 """The smallest text a player must read on the TV from across the room (CSS px at 1920×1080)."""
@@ -392,3 +392,77 @@ class Matrix:
         lines += [f"- {path.relative_to(self.root)}" for path in sorted(self.files)]
         index.write_text("\n".join(lines) + "\n", encoding="utf-8")
         return index
+
+
+REFLOW_JS = """() => {
+  const screen = document.documentElement.clientWidth;
+  const wide = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect();
+    if (box.width > 0 && box.right > screen + 1 && getComputedStyle(element).position !== "fixed") {
+      const name = element.tagName.toLowerCase() + (element.id ? "#" + element.id : "")
+        + [...element.classList].map((c) => "." + c).join("");
+      if (!wide.includes(name)) wide.push(name);
+    }
+  }
+  return {extra: document.documentElement.scrollWidth - screen, wide: wide.slice(0, 5)};
+}"""
+"""How far the page reaches past the right edge of its screen, and the first elements that do."""
+
+
+def reflow_violations(page: Page) -> list[AxeViolation]:
+    """WCAG 1.4.10 (Reflow), which axe-core leaves to people: the page fits the width of its
+    screen, nothing to scroll sideways (four language buttons once pushed every phone page
+    wider than the phone)."""
+    measured = page.evaluate(REFLOW_JS)
+    if measured["extra"] <= 0:
+        return []
+    return [
+        AxeViolation(
+            rule="reflow",
+            impact="serious",
+            help=f"the page is {measured['extra']} px wider than the screen",
+            targets=list(measured["wide"]),
+            summary="WCAG 1.4.10: content must fit the viewport's width",
+        )
+    ]
+
+
+TAP_HEIGHT = 44
+"""CSS px a control a thumb taps on a phone is high at least (WCAG 2.5.5's target size)."""
+
+TARGETS_JS = """least => [...document.querySelectorAll(
+    'summary, button, a.button, select, label:has(> input[type=radio]),'
+    + ' label:has(> input[type=checkbox])')]
+  .filter(el => el.offsetParent && el.offsetHeight < least)
+  .map(el => `${el.tagName.toLowerCase()} "${el.textContent.trim().slice(0, 40)}"`
+    + ` ${el.offsetHeight} px`)"""
+"""Layout heights: a control popping in (scaled by its animation) is measured at its size."""
+
+
+def target_size_violations(page: Page) -> list[AxeViolation]:
+    """WCAG 2.5.5 (Target Size) on a phone's page, which axe-core leaves to people: every
+    control a thumb taps is a thumb's height (the fold of the Heirs "Your heir" was 25 px)."""
+    small: list[str] = page.evaluate(TARGETS_JS, TAP_HEIGHT)
+    if not small:
+        return []
+    return [
+        AxeViolation(
+            rule="target-size",
+            impact="serious",
+            help=f"controls under {TAP_HEIGHT} px high",
+            targets=small,
+            summary="WCAG 2.5.5: a control a thumb taps is at least 44 px high",
+        )
+    ]
+
+
+def accessibility_violations(page: Page, *, phone: bool) -> list[AxeViolation]:
+    """axe-core's serious and critical violations of the page as a player sees it now (its
+    fades ended), with the checks axe-core leaves to people: the reflow, and on a phone the
+    size of what a thumb taps."""
+    page.evaluate(SETTLE_JS)  # a fading element is measured at its full colour
+    found = axe_violations(page) + reflow_violations(page)
+    if phone:
+        found += target_size_violations(page)
+    return found

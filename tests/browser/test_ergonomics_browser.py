@@ -13,16 +13,23 @@ judge what was measured:
   the lobby's Start button and room code are in sight, and the Heirs map has no panel over a
   field and no heir token over a capital;
 - every screen of every game is kept at both sizes and in both languages under
-  ``test-artifacts/ergonomics/<game>/<lang>/<screen>-<tv|phone>.png`` (listed in ``index.md``).
+  ``test-artifacts/ergonomics/<game>/<lang>/<screen>-<tv|phone>.png`` (listed in ``index.md``);
+- accessibility (issue 16): every page of a game, the first time the play meets it, has no
+  serious or critical axe-core violation, fits its screen's width, and on a phone every
+  control a thumb taps is a thumb's height (``GAME_SCREENS``; the pages outside a game are
+  ``test_accessibility_browser``'s). The Heirs game ends with each page's replay, and the
+  Legions game is a one-game tournament: its standings, and a seat handed to a bot and the
+  way back to it, are audited too.
 
 Each game is played once per language and its measurements are kept for all the checks.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +42,16 @@ from tests.browser.ergonomics import (
     TV_MIN_TEXT_PX,
     Decision,
     Matrix,
+    accessibility_violations,
     heirs_map,
     in_view,
     measure_decision,
     small_text,
 )
-from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, launch
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, AxeViolation, launch
 from tests.browser.test_heirs_browser import seal, set_option, setup_phone
 from tests.browser.test_legions_browser import pick_two, seal_first_legion
+from tests.browser.test_tournament_browser import show_standings
 from tests.conftest import ServerProcess
 from tests.live import wait_for
 
@@ -63,6 +72,25 @@ PLAY_SECONDS = 150
 """Guards a stuck Legions game (tapping ends on the final, never on this clock)."""
 END_SCREENS = ("lobby", "show", "end")
 """Screens every game must have photographed at both sizes (besides its decisions)."""
+GAME_SCREENS = {
+    "heirs": (
+        *("lobby-tv", "lobby-phone", "setup-tv", "setup-phone", "orders-tv", "orders-phone"),
+        *("end-tv", "end-phone", "replay-tv", "replay-phone"),
+    ),
+    "hidden_leaders": ("lobby-tv", "lobby-phone", "take-tv", "take-phone", "place-phone"),
+    "legions": (
+        *("lobby-tv", "lobby-phone", "seal-tv", "seal-phone", "turn-phone"),
+        *("end-tv", "standings-tv", "handed-phone", "come-back-phone"),
+    ),
+}
+"""The pages of each game that axe-core audits, as the play meets them (``turn-phone``: the
+first Legions prompt of each kind, all of them as one screen)."""
+AUDITS = [
+    pytest.param(game, lang, screen, id=f"{game}-{lang}-{screen}")
+    for game in GAMES
+    for lang in LANGS
+    for screen in GAME_SCREENS[game]
+]
 
 
 @dataclass
@@ -78,6 +106,10 @@ class Play:
     maps: dict[str, dict[str, Any]] = field(default_factory=dict)
     shots: set[str] = field(default_factory=set)
     """``<screen>-<tv|phone>`` photographed."""
+    audited: dict[str, list[AxeViolation]] = field(default_factory=dict)
+    """``GAME_SCREENS`` page → what axe-core (and the checks it leaves to people) found."""
+    prompt_kinds: set[str] = field(default_factory=set)
+    """The kinds of Legions prompt audited (as ``turn-phone``)."""
 
 
 class Plays:
@@ -159,6 +191,40 @@ class Plays:
         size = "phone" if page.viewport_size == PHONE_SIZE else "tv"
         play.shots.add(f"{screen}-{size}")
 
+    def audit(self, play: Play, page: Page, screen: str) -> None:
+        """Audit a page of the game for accessibility, the first time the play meets it."""
+        assert screen in GAME_SCREENS[play.game], screen
+        if screen in play.audited:
+            return
+        expect(page.locator("html")).to_have_attribute("lang", play.lang)
+        play.audited[screen] = accessibility_violations(page, phone=screen.endswith("-phone"))
+
+    def audit_prompt(self, play: Play, phone: Page, kind: str) -> None:
+        """A Legions prompt of a kind not met before: audited, and kept under ``turn-phone``
+        with its kind named."""
+        if kind in play.prompt_kinds:
+            return
+        play.prompt_kinds.add(kind)
+        expect(phone.locator("html")).to_have_attribute("lang", play.lang)
+        play.audited.setdefault("turn-phone", []).extend(
+            replace(violation, help=f"({kind}) {violation.help}")
+            for violation in accessibility_violations(phone, phone=True)
+        )
+
+    def audit_lobby(self, play: Play, board: Page, phone: Page) -> None:
+        self.audit(play, board, "lobby-tv")
+        self.audit(play, phone, "lobby-phone")
+
+    def fast_forward(self, play: Play, board: Page, code: str) -> None:
+        """The host plays every later round of the match at once (the host menu's
+        fast-forward): ``show`` does it mid-show, this at any time."""
+        response = board.request.post(
+            f"{self.server(play.game).base_url}/b/{code}/show/skip",
+            form={"all": "1"},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status == 204, response.text()
+
     def tv(self, play: Play, board: Page, screen: str) -> None:
         """Photograph the TV and measure its text (and, in Heirs, its map)."""
         self.shot(play, board, screen)
@@ -204,12 +270,7 @@ class Plays:
         """The board mid-show, then the host fast-forwards the rest of the match."""
         self.tv(play, board, "show")
         self.shot(play, phone, "show")
-        response = board.request.post(
-            f"{self.server(play.game).base_url}/b/{code}/show/skip",
-            form={"all": "1"},
-            headers={"HX-Request": "true"},
-        )
-        assert response.status == 204, response.text()
+        self.fast_forward(play, board, code)
 
     def hand_to_bot(self, play: Play, board: Page, code: str, seat: int) -> None:
         """The host menu's "hand the seat to a bot", as htmx posts it: once every screen of
@@ -231,11 +292,14 @@ class Plays:
         set_option(board, "opt-rounds", "6")
         phones = [self.join(play, contexts, code, name, board) for name in ("Anna", "Boris")]
         self.lobby(play, board, phones[0])
+        self.audit_lobby(play, board, phones[0])
         board.locator("[data-testid=start]").click()
         expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
         for phone in phones:
             phone.locator("[data-testid=setup-form]").wait_for()
             self.decide(play, phone, "setup", "[data-testid=setup-form]", board)
+        self.audit(play, phones[0], "setup-phone")
+        self.audit(play, board, "setup-tv")
         for phone in phones:
             setup_phone(phone, self.matrix.root, None)
         anna, boris = phones
@@ -243,6 +307,8 @@ class Plays:
             for phone in phones:
                 phone.locator("[data-testid=orders-form]").wait_for()
                 self.decide(play, phone, "orders", "[data-testid=orders-form]", board)
+            self.audit(play, anna, "orders-phone")
+            self.audit(play, board, "orders-tv")
             seal(anna)
             if round_number == 1:
                 expect(anna.locator("[data-testid=sealed]")).to_be_visible()
@@ -257,11 +323,18 @@ class Plays:
         expect(board.locator("[data-testid=ending]")).to_be_visible(timeout=TIMEOUT_MS)
         expect(anna.locator("[data-testid=phone-ending]")).to_be_visible(timeout=TIMEOUT_MS)
         self.end(play, board, phones)
+        self.audit(play, board, "end-tv")
+        self.audit(play, anna, "end-phone")
+        for page, where in ((board, "b"), (anna, "r")):
+            page.locator("[data-testid=watch-again]").click()
+            page.wait_for_url(re.compile(rf"/{where}/{code}/replay/1"))
+            self.audit(play, page, "replay-tv" if page is board else "replay-phone")
 
     def play_hidden_leaders(self, play: Play, contexts: list[BrowserContext]) -> None:
         board, code = self.open_board(play, contexts)
         phones = [self.join(play, contexts, code, name, board) for name in ("Alice", "Bob")]
         self.lobby(play, board, phones[0])
+        self.audit_lobby(play, board, phones[0])
         board.locator("[data-testid=start]").click()
         expect(board.locator(".table")).to_be_visible()
         scoring = board.locator(".scoring")
@@ -283,6 +356,8 @@ class Plays:
             if "waiting-phone" not in play.shots:
                 self.shot(play, phones[1 - phones.index(phone)], "waiting")
             self.decide(play, phone, "take", "form.take-form", board)
+            self.audit(play, phone, "take-phone")
+            self.audit(play, board, "take-tv")
             take = phone.locator("form.take-form")
             count = int(take.get_attribute("data-take-count") or "2")
             free = take.locator("label.pick:not(:has(input:disabled)):not(:has(input:checked))")
@@ -296,6 +371,7 @@ class Plays:
             place = phone.locator("form.place-form")
             place.wait_for()
             self.decide(play, phone, "place", "form.place-form", board)
+            self.audit(play, phone, "place-phone")
             for group in place.locator("[data-card-group]").all():
                 group.locator("label.pick-card:not(.elsewhere)").first.click()
             place.locator('button[type="submit"]').click()
@@ -324,12 +400,21 @@ class Plays:
     def play_legions(self, play: Play, contexts: list[BrowserContext]) -> None:
         board, code = self.open_board(play, contexts)
         phones = [self.join(play, contexts, code, name, board) for name in ("Alice", "Bob")]
+        bob = phones[1]
         self.lobby(play, board, phones[0])
+        # A one-game tournament: its final standings are audited at the end.
+        tournament = board.locator("[data-testid=tournament-form]")
+        tournament.locator("summary").click()
+        tournament.locator("[data-testid=make-tournament]").click()
+        expect(board.locator("[data-testid=plan]")).to_be_visible()
+        self.audit_lobby(play, board, phones[0])
         board.locator("[data-testid=start]").click()
         expect(board.locator("[data-testid=legions-board]")).to_be_visible()
         for phone in phones:
             expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
             self.decide(play, phone, "seal", "[data-testid=prompt]", board)
+        self.audit(play, phones[0], "seal-phone")
+        self.audit(play, board, "seal-tv")
         tap_legions(phones[0])
         expect(phones[0].locator(".lg-locked")).to_be_visible()
         self.tv(play, board, "sealed")
@@ -348,6 +433,7 @@ class Plays:
                 kind = prompt.get_attribute("data-kind") if prompt.count() else None
                 if kind:
                     self.decide(play, phone, kind, "[data-testid=prompt]", board)
+                    self.audit_prompt(play, phone, kind)
                     tap_legions(phone)
             # The board's show of a turn holds the next prompts back: stop for it too, once.
             wait_for(
@@ -362,6 +448,16 @@ class Plays:
         expect(final).to_be_visible(timeout=TIMEOUT_MS)
         expect(phones[0].locator("[data-testid=phone-result]")).to_be_visible(timeout=TIMEOUT_MS)
         self.end(play, board, phones)
+        self.audit(play, board, "end-tv")
+        show_standings(board)
+        self.audit(play, board, "standings-tv")
+        # Bob's seat went to a bot mid-game: his phone says so, and shows the way back.
+        expect(bob.locator("[data-testid=handed]")).to_be_visible()
+        self.audit(play, bob, "handed-phone")
+        bob.locator("[data-testid=come-back-link]").click()
+        expect(bob).to_have_url(re.compile(rf"/j/{code}\?back=1"))
+        expect(bob.locator("[data-testid=come-back-note]")).to_be_visible()
+        self.audit(play, bob, "come-back-phone")
 
 
 def tap_legions(phone: Page) -> None:
@@ -511,6 +607,14 @@ def test_heirs_map_fields_stay_clear(plays: Plays, lang: str) -> None:
                 f"{b['field']} by {b['w']}×{b['h']} px"
             )
     assert not faults, f"{len(faults)} overlaps on the map:\n" + "\n".join(faults)
+
+
+@pytest.mark.parametrize(("game", "lang", "screen"), AUDITS)
+def test_no_serious_or_critical_violation(plays: Plays, game: str, lang: str, screen: str) -> None:
+    play = plays.get(game, lang)
+    assert screen in play.audited, f"{game}/{lang}: the play did not reach {screen}"
+    violations = play.audited[screen]
+    assert not violations, f"{game}/{lang} {screen}:\n" + "\n".join(map(str, violations))
 
 
 @pytest.mark.parametrize(("game", "lang"), CASES)
