@@ -60,6 +60,7 @@ ROOMS_UNTIL_THE_ELF_IS_OFFERED = 60
 """Two of the nine characters are offered to each heir: 60 deals without the Elf are as good as
 impossible."""
 
+
 def test_heirs_is_hosted_and_has_a_default_order() -> None:
     assert "heirs" in available_games()
     assert isinstance(RULES, HeirsRules)  # the registry hosts the engine's own rules
