@@ -292,9 +292,10 @@
       if (box.firstElementChild) keptAtEnd.observe(box.firstElementChild);
     });
   }
+  function keptOpenKey(box) { return "pecet_open_" + box.dataset.keepOpen; }
   function keepOpen(root) {
     root.querySelectorAll("details[data-keep-open]").forEach(function (box) {
-      var key = "pecet_open_" + box.dataset.keepOpen;
+      var key = keptOpenKey(box);
       try { if (sessionStorage.getItem(key)) box.open = true; } catch (e) { /* fine */ }
       if (box.dataset.watched) return;
       box.dataset.watched = "1";
@@ -382,7 +383,7 @@
   }
   function closeSent(sent) {
     if (sent.dataset.keepOpen) {
-      try { sessionStorage.removeItem("pecet_open_" + sent.dataset.keepOpen); } catch (e) { /* fine */ }
+      try { sessionStorage.removeItem(keptOpenKey(sent)); } catch (e) { /* fine */ }
     }
     if (sent.dataset.openFor) {
       try { sessionStorage.removeItem(openKey(sent)); } catch (e) { /* fine */ }
