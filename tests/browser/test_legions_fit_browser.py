@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,12 +24,13 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from app import i18n, pages
 from app.games.legions import SCREENS, hero_name, hero_power, location_name
 from app.i18n import LANGUAGES
-from engine.core import advance
+from app.names import NAME_MAX
+from engine.core import advance, events_for
 from engine.legions import RULES
 from engine.legions.rules import ROUTE_FIVE
 from engine.legions.state import LegionsState, RecruitedHero, Stage
 from tests.browser.ergonomics import phone_fit
-from tests.browser.kit import PHONE_SIZE, keep_screenshot
+from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot
 from tests.conftest import ServerProcess, running_server
 
 pytestmark = pytest.mark.browser
@@ -599,3 +601,114 @@ def test_g1_4_the_hexer_s_targets_name_their_location_in_every_language(
             )
             assert cut == [], (lang, cut)
             keep_screenshot(page, artifacts / f"legions-phone-hexer-{lang}.png", full_page=True)
+
+
+def a_game_at_turn(turn: int) -> tuple[LegionsState, list[dict[str, Any]]]:
+    """Two bots' game played to the start of ``turn``, with the board's log of it."""
+    state = RULES.setup(2, 5, {})
+    rounds: list[dict[str, Any]] = []
+    while state.turn < turn:
+        seat = next(seat for seat in (0, 1) if RULES.prompt(state, seat) is not None)
+        state, steps = advance(RULES, RULES.submit(state, seat, RULES.bot_order(state, seat)))
+        for step in steps:
+            events = events_for(step.events, None)
+            if rounds and rounds[-1]["round"] == step.round:
+                rounds[-1]["events"] += events
+            else:
+                rounds.append({"round": step.round, "events": list(events)})
+    return state, rounds
+
+
+def show_board(page: Page, state: LegionsState, rounds: list[dict[str, Any]], lang: str) -> None:
+    """The host's board (the real fragment, the real stylesheets) for ``state``, its players
+    with the longest name a seat may have and a short one."""
+    seats = [
+        {"seat": 0, "name": "Marija Kovačević-Horvath", "bot": False},
+        {"seat": 1, "name": "Jiří", "bot": False},
+    ]
+    assert len(seats[0]["name"]) == NAME_MAX
+    payload: dict[str, Any] = {
+        "code": "ABCD",
+        "game": "legions",
+        "status": "playing",
+        "seats": seats,
+        "players": seats,
+        "min_players": 2,
+        "max_players": 2,
+        "match": 1,
+        "version": 9,
+        "ready": [],
+        "options": {},
+        "show": None,
+        "playback": [],
+        "history": rounds,
+        "view": RULES.view(state, None),
+    }
+    live: Any = SimpleNamespace(game="legions", code="ABCD")
+    board = pages.render_board_view(live, payload, lang, host=True, join_url="x")
+    page.set_content(
+        f"""<!doctype html><html lang="{lang}"><head>
+        <link rel="stylesheet" href="/static/pecet.css">
+        <link rel="stylesheet" href="/static/tournament.css">
+        <link rel="stylesheet" href="/static/seats.css"></head>
+        <body class="page-board"><main id="board-socket" class="board">{board}</main>
+        </body></html>""",
+        wait_until="load",
+    )
+
+
+BOARD_FAULTS_JS = """() => {
+  const log = document.querySelector('.lg-log .log-scroll');
+  const line = parseFloat(getComputedStyle(document.querySelector('.lg-log li')).lineHeight);
+  const overlaps = [];
+  for (const bar of document.querySelectorAll('.lg-bar')) {
+    const edge = bar.getBoundingClientRect().right;
+    const parts = [...bar.children].filter(part => part.getClientRects().length);
+    parts.forEach((part, i) => {
+      const box = part.getBoundingClientRect();
+      if (box.right > edge + 1) overlaps.push(`${part.className} past the bar`);
+      if (part.scrollWidth > part.clientWidth + 1) overlaps.push(`${part.className} overflows`);
+      const next = parts[i + 1];
+      if (next && next.getBoundingClientRect().left < box.right - 1)
+        overlaps.push(`${part.className} under ${next.className}`);
+    });
+  }
+  // Whole, in two lines at most.
+  const names = [...document.querySelectorAll('.lg-pname')].filter(name =>
+    name.scrollHeight > name.clientHeight + 1
+    || name.clientHeight > 2.5 * parseFloat(getComputedStyle(name).lineHeight)
+  ).map(name => name.textContent);
+  return {logLines: log.clientHeight / line, overlaps, cutNames: names};
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_boards_log_and_bars_read_beside_the_longest_heroes(
+    static_server: ServerProcess, browser: Browser, artifacts: Path, lang: str
+) -> None:
+    """The Legions board on a 1080p TV with the five heroes of the longest powers in the row,
+    both stratagems used and a player of the longest name: in Russian the heroes took the
+    log's whole room (its heading alone was left), a used stratagem ran under the banners
+    and the name broke over three lines."""
+    state, rounds = a_game_at_turn(4)
+    with i18n.use_language(lang):
+        state.hero_row = sorted(RULES.content.heroes, key=lambda h: -len(hero_power(h)))[:5]
+        powers = [hero_power(hero) for hero in state.hero_row]
+    for player in state.players:
+        player.stratagem_used = True
+    context = browser.new_context(viewport=BOARD_SIZE)
+    try:
+        page = context.new_page()
+        page.goto(static_server.base_url + "/static/legions.css")
+        show_board(page, state, rounds, lang)
+        expect(page.locator("[data-testid=hero-row] .lg-hero")).to_have_count(5)
+        faults = page.evaluate(BOARD_FAULTS_JS)
+        keep_screenshot(page, artifacts / f"legions-board-long-heroes-{lang}.png")
+        assert faults["logLines"] >= 3 and not faults["overlaps"] and not faults["cutNames"], faults
+        # A power cut short on the board is whole in its hero's title.
+        titles = page.locator("[data-testid=hero-row] .lg-hero").evaluate_all(
+            "heroes => heroes.map(hero => hero.title)"
+        )
+        assert all(power in title for power, title in zip(powers, titles, strict=True))
+    finally:
+        context.close()
