@@ -100,3 +100,42 @@ def test_a_two_word_name_keeps_one_line_where_there_is_room(
         assert lines == [1, 1], lines
     finally:
         board.context.close()
+
+
+SEAT_LINE_FAULTS_JS = """lines => lines.flatMap(line => {
+  const parts = [...line.children].filter(part => part.getClientRects().length);
+  const edge = line.getBoundingClientRect().right;
+  return parts.flatMap((part, i) => {
+    const box = part.getBoundingClientRect(), next = parts[i + 1];
+    const faults = [];
+    if (part.scrollWidth > part.clientWidth + 1) faults.push(`${part.className} overflows`);
+    if (box.right > edge + 1) faults.push(`${part.className} past the line`);
+    if (next && next.getBoundingClientRect().left < box.right - 1)
+      faults.push(`${part.className} under ${next.className}`);
+    return faults;
+  });
+})"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_the_longest_name_beside_a_russian_note_leaves_every_word_whole(
+    server: ServerProcess, browser: Browser, artifacts: Path, size: tuple[int, int]
+) -> None:
+    """A Legions lobby in Russian with a name of 24 letters: the note beside it ("сторона
+    определяется жребием в начале") kept five letters' width and ran under the host's
+    buttons."""
+    board, code = host_room(browser, server.base_url, game="legions")
+    try:
+        board.set_viewport_size({"width": size[0], "height": size[1]})
+        board.locator('.lang-links a[lang="ru"]').first.click()
+        expect(board.locator("html")).to_have_attribute("lang", "ru")
+        with httpx.Client(base_url=server.base_url) as http:
+            for name in ("Marija Kovačević-Horvath", "Jiří"):
+                assert http.post(f"/api/rooms/{code}/seats", json={"name": name}).is_success
+        lines = board.locator("[data-testid=seat-line]")
+        expect(lines).to_have_count(2)
+        expect(lines.first.locator(".seat-where")).to_contain_text("жребием")
+        keep_screenshot(board, artifacts / f"lobby-long-name-ru-{size[0]}.png")
+        assert lines.evaluate_all(SEAT_LINE_FAULTS_JS) == []
+    finally:
+        board.context.close()
