@@ -425,6 +425,13 @@
       try { sessionStorage.removeItem(openKey(box)); } catch (e) { /* fine */ }
     });
   }
+  function closePopups(except) {
+    document.querySelectorAll("details[data-closes-outside][open]").forEach(function (popup) {
+      if (except && popup.contains(except)) return;
+      popup.open = false;
+      try { sessionStorage.removeItem(openKey(popup)); } catch (e) { /* fine */ }
+    });
+  }
   document.addEventListener("click", function (evt) {
     var done = evt.target.closest && evt.target.closest("details[data-open-for] [data-closes-menu]");
     if (done) {  // a choice made in the panel (a language) closes it
@@ -434,11 +441,7 @@
     }
     // A tap anywhere else closes a phone's pop-up panel (its PIN, its languages), which
     // would otherwise cover the game until its time is up.
-    document.querySelectorAll("details[data-closes-outside][open]").forEach(function (popup) {
-      if (popup.contains(evt.target)) return;
-      popup.open = false;
-      try { sessionStorage.removeItem(openKey(popup)); } catch (e) { /* fine */ }
-    });
+    closePopups(evt.target);
     var summary = evt.target.closest && evt.target.closest("details[data-open-for] > summary");
     if (!summary) return;
     var box = summary.parentElement;  // the click toggles it after this handler
@@ -713,7 +716,12 @@
     var now = screenNow();
     var leftSheet = screenBefore === "sheet" && now !== "sheet";
     var match = matchNow(), newMatch = match !== "" && match !== matchBefore;
-    if (newMatch || (now !== screenBefore && (leftSheet || now === "watch" || now === "over"))) window.scrollTo(0, 0);
+    if (newMatch || (now !== screenBefore && (leftSheet || now === "watch" || now === "over"))) {
+      window.scrollTo(0, 0);
+      // The news is the screen's, not the PIN's: a pop-up opened in the lobby covered the
+      // first choice of the game once it began.
+      closePopups(null);
+    }
     screenBefore = now;
     matchBefore = match;
   }

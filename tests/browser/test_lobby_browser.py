@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, expect
 
 from tests.browser.kit import keep_screenshot
-from tests.browser.test_heirs_browser import host_room
+from tests.browser.test_heirs_browser import host_room, join
 from tests.conftest import ServerProcess, paced_server
 
 pytestmark = pytest.mark.browser
@@ -138,4 +138,34 @@ def test_the_longest_name_beside_a_russian_note_leaves_every_word_whole(
         keep_screenshot(board, artifacts / f"lobby-long-name-ru-{size[0]}.png")
         assert lines.evaluate_all(SEAT_LINE_FAULTS_JS) == []
     finally:
+        board.context.close()
+
+
+def test_a_phones_pin_opened_in_the_lobby_closes_when_the_game_begins(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A player reads the seat PIN in the lobby and leaves it open; the host starts the game:
+    the PIN panel stood over the first choice of the game (Heirs' colour and character)
+    until its 30 s were up, where every new frame of the lobby had kept it open."""
+    board, code = host_room(browser, server.base_url)
+    phone = join(browser, server.base_url, code, "Anna")
+    try:
+        with httpx.Client(base_url=server.base_url) as http:
+            assert http.post(f"/api/rooms/{code}/seats", json={"name": "Ben"}).is_success
+        pin = phone.locator("[data-testid=my-seat]")
+        pin.locator("summary").click()
+        expect(pin).to_have_attribute("open", "")
+        # A frame of the lobby (another player joins) keeps it open: it is being read.
+        with httpx.Client(base_url=server.base_url) as http:
+            assert http.post(f"/api/rooms/{code}/seats", json={"name": "Cid"}).is_success
+        expect(phone.locator(".lobby-card")).to_contain_text("Cid")
+        expect(pin).to_have_attribute("open", "")
+        board.locator("[data-testid=start]").click()
+        expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+        expect(pin).not_to_have_attribute("open", "")
+        phone.reload()  # and it does not open again from the tab's memory
+        expect(phone.locator("[data-testid=setup-form]")).to_be_visible()
+        expect(pin).not_to_have_attribute("open", "")
+    finally:
+        phone.context.close()
         board.context.close()
