@@ -364,8 +364,26 @@
     var summary = evt.target.closest && evt.target.closest("details[data-bring-into-view] > summary");
     if (!summary) return;
     var box = summary.parentElement;  // the click toggles it after this handler
-    setTimeout(function () { if (box.open) box.scrollIntoView({ block: "nearest" }); }, 0);
+    // Once drawn open: the toggle's own listeners fill the form in (it grew after a timeout).
+    box.addEventListener("toggle", function () {
+      requestAnimationFrame(function () { if (box.open) bringIntoView(box); });
+    }, { once: true });
   });
+  // In a column that marks more of it below (data-more-below), the form's foot stops above
+  // that mark, whose fade stood over half of its button; its top stays in sight first. The
+  // board may be drawn scaled to the screen (board-fit.js): the column scrolls by its own
+  // pixels, not the screen's.
+  var FOOT_MARK_PX = 56;
+  function bringIntoView(box) {
+    var column = box.closest("[data-more-below]");
+    if (!column) { box.scrollIntoView({ block: "nearest" }); return; }
+    var shown = column.getBoundingClientRect(), form = box.getBoundingClientRect();
+    var scale = column.offsetHeight ? shown.height / column.offsetHeight : 1;
+    var below = (form.bottom - shown.bottom) / scale + FOOT_MARK_PX;
+    var above = (form.top - shown.top) / scale;
+    if (below > 0) column.scrollTop += Math.min(below, above);
+    else if (above < 0) column.scrollTop += above;
+  }
   // Sent by its button and taken (the tournament set), it closes, and its column goes back
   // to its top, where the room's heading and the night's plan show what was set: it stayed
   // open and scrolled down, the heading above the screen's edge. A refused one stays open,

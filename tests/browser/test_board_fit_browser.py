@@ -165,6 +165,19 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     overflow = "el => el.scrollHeight - el.scrollTop - el.clientHeight"
     assert column.evaluate(overflow) > 2, "the column runs past the screen"
     expect(column).to_have_class(re.compile(r"\bmore-below\b"))
+    # The form is brought into sight with its button above the mark at the foot (the
+    # mark's fade stood over half of it).
+    wait_for(
+        lambda: page.locator("[data-testid=make-tournament]").evaluate(
+            """button => {
+                 const column = button.closest('.seats-panel');
+                 const box = column.getBoundingClientRect();
+                 const scale = box.height / column.offsetHeight;  // the board fit to 720p
+                 return button.getBoundingClientRect().bottom <= box.bottom - 48 * scale;
+               }"""
+        ),
+        "the tournament's button above the column's foot mark",
+    )
     column.evaluate("el => el.scrollTo(0, el.scrollHeight)")
     expect(column).not_to_have_class(re.compile(r"\bmore-below\b"))
     # A phone joins: the board is drawn anew, and the column stays where the host had it
