@@ -114,6 +114,9 @@ def test_a_panel_opened_before_the_show_closes_as_it_begins(
         pick = {"colour": setup["colours"][0], "character": setup["characters"][0]}
         assert http.post(f"/api/rooms/{code}/orders", json=pick, headers=auth(ann)).is_success
         ann_decides("orders")
+        pause = board.locator(".hx-host [data-testid=pause]")
+        expect(pause).to_be_visible()
+        pause_before_the_show = pause.bounding_box()
         timers.locator("> summary").click()
         expect(timers).to_have_attribute("open", "")
         # The host's keyboard is in it: the frames that redraw the board give the focus back
@@ -123,6 +126,10 @@ def test_a_panel_opened_before_the_show_closes_as_it_begins(
         playing = board.locator("[data-testid=heirs-board][data-show-step]")
         expect(playing).to_have_count(1)
         expect(timers).not_to_have_attribute("open", "")  # the room watches the show
+        # "Skip this round" comes with the show on the playback's own row: Pause stays put
+        # (it dropped to the next line and came back after every show).
+        expect(board.locator(".hx-host [data-testid=skip-show]")).to_be_visible()
+        assert pause.bounding_box() == pause_before_the_show
         # Opened during the show, the PINs stay open from step to step.
         pins = board.locator(".hx-host > details[data-testid=pins]")
         pins.locator("> summary").click()
