@@ -61,20 +61,34 @@ def test_the_first_orders_tell_what_the_setup_did_not_a_last_round(client: TestC
 
 
 def test_every_heir_sees_its_map_excerpt_at_the_same_scale(client: TestClient) -> None:
-    """The excerpt is centred on the heir: one at the map's left edge (R4-18) got a box fitted
-    to its fields alone, a narrow strip the phone drew a third as wide as a central heir's."""
+    """The excerpt is centred across on the heir: one at the map's left edge (R4-18) got a
+    box fitted to its fields alone, a narrow strip the phone drew a third as wide as a
+    central heir's. Down, it fits its fields: one on the outer ring, where every heir
+    starts, had an empty band as high as two fields above or below it."""
     code, _host, token = heirs_at_first_orders(client, seed=5)
     client.cookies.set(f"pecet_seat_{code}", token)
     state = current_match(live_room(client, code)).state
-    boxes = {}
-    for field in ("R4-18", "R4-0", "R2-3", "R1-0"):
+    drawn = {}
+    for field in ("R4-18", "R4-0", "R4-12", "R2-3", "R1-0"):
         state.heirs[0].position = HEIRS.field_index(field)
         state.memo.clear()
-        found = re.search(r'class="hx-excerpt" viewBox="([^"]+)"', client.get(f"/r/{code}").text)
+        found = re.search(
+            r'class="hx-excerpt" viewBox="([^"]+)" width="(\d+)" height="(\d+)"',
+            client.get(f"/r/{code}").text,
+        )
         assert found is not None
-        boxes[field] = [float(n) for n in found.group(1).split()]
-    sizes = {field: (box[2], box[3]) for field, box in boxes.items()}
-    assert len(set(sizes.values())) == 1, sizes
+        box = [float(n) for n in found.group(1).split()]
+        drawn[field] = (box, int(found.group(2)), int(found.group(3)))
+    scales = {round(width / box[2], 3) for box, width, _height in drawn.values()}
+    assert len(scales) == 1, drawn  # px per map unit, across and down alike
+    assert all(
+        round(height / box[3], 2) == round(width / box[2], 2)
+        for box, width, height in drawn.values()
+    )
+    central, top_edge, bottom_edge = drawn["R1-0"], drawn["R4-0"], drawn["R4-12"]
+    assert central[2] == 240
+    # Two rings of fields below R4-0 and above R4-12, none beyond the map: a shorter box.
+    assert top_edge[2] < 0.8 * central[2] and bottom_edge[2] < 0.8 * central[2], drawn
 
 
 def test_h18_a_fallen_dynasty_s_phone_says_so_and_shows_no_broken_numbers(

@@ -1360,19 +1360,34 @@ def sealed_summary(
     return lines
 
 
-def excerpt_box(excerpt: list[JSON]) -> str:
-    """The phone's map around its heir, centred on the heir: an heir at the map's edge sees
-    the same scale as one in the middle (a box fitted to its fields alone was a narrow strip
-    the phone drew a third as wide)."""
+EXCERPT_MARGIN = HEX * 1.05
+EXCERPT_HALF_WIDTH = EXCERPT_RADIUS * 1.5 * HEX + EXCERPT_MARGIN
+"""Half the width of the map around an heir: its fields reach ``EXCERPT_RADIUS`` columns
+either side (flat-top hexes, ``field_xy``)."""
+EXCERPT_FULL_HEIGHT = 2 * (EXCERPT_RADIUS * SQRT3 * HEX + EXCERPT_MARGIN)
+"""The height of the map around an heir in the middle of the map."""
+EXCERPT_PX_PER_UNIT = 240 / EXCERPT_FULL_HEIGHT
+"""The phone draws an heir's map in the middle of the map 240 px high, every map at its
+scale (a narrow phone shrinks them all alike)."""
+
+
+def excerpt_box(excerpt: list[JSON]) -> JSON:
+    """The phone's map around its heir: its ``view_box`` and its drawn ``width`` and
+    ``height`` in px. Centred across on the heir, every excerpt as wide, so that an heir at
+    the map's edge sees the same scale as one in the middle (a box fitted to its fields alone
+    was a narrow strip the phone drew a third as wide); fitted down to its fields, so that an
+    heir on the outer ring (where every heir starts) has no empty band above or below it."""
     if not excerpt:
-        return "0 0 100 100"
+        return {"view_box": "0 0 100 100", "width": 100, "height": 100}
     here = next((f for f in excerpt if f.get("here")), excerpt[0])
-    half_width = max(abs(f["x"] - here["x"]) for f in excerpt) + HEX * 1.05
-    half_height = max(abs(f["y"] - here["y"]) for f in excerpt) + HEX * 1.05
-    return (
-        f"{here['x'] - half_width:.0f} {here['y'] - half_height:.0f} "
-        f"{2 * half_width:.0f} {2 * half_height:.0f}"
-    )
+    top = min(f["y"] for f in excerpt) - EXCERPT_MARGIN
+    height = max(f["y"] for f in excerpt) + EXCERPT_MARGIN - top
+    return {
+        "view_box": f"{here['x'] - EXCERPT_HALF_WIDTH:.0f} {top:.0f} "
+        f"{2 * EXCERPT_HALF_WIDTH:.0f} {height:.0f}",
+        "width": round(2 * EXCERPT_HALF_WIDTH * EXCERPT_PX_PER_UNIT),
+        "height": round(height * EXCERPT_PX_PER_UNIT),
+    }
 
 
 def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
