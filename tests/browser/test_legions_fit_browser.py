@@ -622,11 +622,12 @@ def a_game_at_turn(turn: int) -> tuple[LegionsState, list[dict[str, Any]]]:
 def show_board(page: Page, state: LegionsState, rounds: list[dict[str, Any]], lang: str) -> None:
     """The host's board (the real fragment, the real stylesheets) for ``state``, its players
     with the longest name a seat may have and a short one."""
+    longest = "Marija Kovačević-Horvath"
+    assert len(longest) == NAME_MAX
     seats = [
-        {"seat": 0, "name": "Marija Kovačević-Horvath", "bot": False},
+        {"seat": 0, "name": longest, "bot": False},
         {"seat": 1, "name": "Jiří", "bot": False},
     ]
-    assert len(seats[0]["name"]) == NAME_MAX
     payload: dict[str, Any] = {
         "code": "ABCD",
         "game": "legions",
