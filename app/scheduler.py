@@ -167,7 +167,12 @@ class Scheduler:
     async def _drive_bots(self, live: LiveRoom) -> None:
         try:
             while True:
-                await self.clock.sleep(self.bot_delay)
+                # A bot takes its moment so the room sees its move come; once the host has
+                # fast-forwarded, nobody watches them come: the rest plays at once, as the
+                # board says (a game of bots took a second a decision, a Legions turn about 8).
+                match = live.match
+                fast = match is not None and match.fast_forward
+                await self.clock.sleep(0.0 if fast else self.bot_delay)
                 while (held := self._held_for_predictions(live)) > 0:
                     await self.clock.sleep(min(held, PREDICTION_CHECK))
                 async with self.service.hold(live):

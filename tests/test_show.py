@@ -281,6 +281,30 @@ def test_bots_only_rounds_play_out_and_the_host_fast_forwards(show_client: TestC
         assert rounds == sorted(set(rounds)) and rounds[0] == 0 and rounds[-1] >= 5
 
 
+@pytest.mark.parametrize("game", ["legions", "heirs"])
+def test_fast_forwarded_bots_play_the_rest_without_their_moment(
+    database_url: str, game: str
+) -> None:
+    """A bot waits ``bot_delay`` before each move, so the room sees it come. Fast-forwarded,
+    the board said "the rest of the game plays at once", and a game of bots still took a
+    second a decision (a Legions turn about 8 s). The clock here stands still once the bots'
+    first wait is over: the match ends without it."""
+    clock = ManualClock()
+    settings = Settings(database_url=database_url, bot_delay=1.0, step_seconds=STEP)
+    with TestClient(create_app(settings, clock=clock)) as client:
+        room = client.post("/api/rooms", json={"game": game}).json()
+        code, host = room["code"], room["host_token"]
+        for _ in range(2):
+            assert client.post(f"/api/rooms/{code}/bots", headers=auth(host)).status_code == 201
+        assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+        fast = client.post(f"/api/rooms/{code}/show/skip", json={"all": True}, headers=auth(host))
+        assert fast.status_code == 200
+        clock.advance(1.0)  # the bots' wait begun before the host fast-forwarded
+        live = live_room(client, code)
+        wait_for(lambda: match_finished(live), "the match played to its end", 60)
+        assert client.get(f"/api/rooms/{code}").json()["status"] == "finished"
+
+
 def test_history_keeps_each_phones_own_reports(client: TestClient) -> None:
     code, host, tokens = heirs_room(client, humans=2, bots=1)
     assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
