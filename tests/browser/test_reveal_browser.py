@@ -101,13 +101,22 @@ def must_seal(api: httpx.Client, code: str, token: str) -> None:
 
 
 def seal_anna(phone: Page) -> None:
-    """Anna seals on her phone: an attack if she has one, else a march outwards."""
+    """Anna seals on her phone: an attack if she has one, else a march outwards, and every
+    soldier she may recruit, as the API's seats do (attacking with what she had and never
+    recruiting, she fell to the raiding bots by round 8 once, and her phone had no sheet to
+    seal any more)."""
     form = phone.locator("[data-testid=orders-form]")
     values = form.locator(".hx-target input").evaluate_all("els => els.map(e => e.value)")
     attacks = [v for v in values if v.startswith("attack:")]
     moves = [v for v in values if v.startswith("move:")]
     if attacks or moves:
         pick(phone, (attacks or moves)[0])
+    recruit = form.locator("[data-testid=recruit]")
+    most = recruit.get_attribute("max") or "0"
+    if recruit.is_enabled() and most != "0":
+        form.locator('[data-part="retinue"] > summary').click()
+        recruit.fill(most)
+        expect(form.locator('[data-part="retinue"] [data-choice]')).to_contain_text(most)
     phone.locator("[data-testid=seal]").click()
     form.wait_for(state="detached")
 
