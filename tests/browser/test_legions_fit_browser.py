@@ -641,6 +641,7 @@ def show_board(page: Page, state: LegionsState, rounds: list[dict[str, Any]], la
         "ready": [],
         "options": {},
         "show": None,
+        "paused": True,  # the turn's box at its tallest: "Paused by the host" under its step
         "playback": [],
         "history": rounds,
         "view": RULES.view(state, None),
@@ -679,7 +680,9 @@ BOARD_FAULTS_JS = """() => {
     name.scrollHeight > name.clientHeight + 1
     || name.clientHeight > 2.5 * parseFloat(getComputedStyle(name).lineHeight)
   ).map(name => name.textContent);
-  return {logLines: log.clientHeight / line, overlaps, cutNames: names};
+  const foot = document.querySelector('.lg-foot').getBoundingClientRect().bottom;
+  return {logLines: log.clientHeight / line, overlaps, cutNames: names,
+          footPast: Math.max(0, foot - innerHeight)};
 }"""
 
 
@@ -706,6 +709,7 @@ def test_the_boards_log_and_bars_read_beside_the_longest_heroes(
         faults = page.evaluate(BOARD_FAULTS_JS)
         keep_screenshot(page, artifacts / f"legions-board-long-heroes-{lang}.png")
         assert faults["logLines"] >= 3 and not faults["overlaps"] and not faults["cutNames"], faults
+        assert faults["footPast"] == 0, faults
         # A power cut short on the board is whole in its hero's title.
         titles = page.locator("[data-testid=hero-row] .lg-hero").evaluate_all(
             "heroes => heroes.map(hero => hero.title)"
