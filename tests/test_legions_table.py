@@ -529,8 +529,22 @@ def a_turn_on_show() -> tuple[int, list[Any], dict[str, Any]]:
         if steps[-1].state.turn > state.turn:  # this resolution ends the turn
             break
         state = steps[-1].state
-    seats = [{"seat": 0, "name": "Ann", "bot": False}, {"seat": 1, "name": "Ben", "bot": False}]
-    payload: dict[str, Any] = {
+    payload = room_fields(("Ann", "Ben"))
+    payload["show"] = {
+        "round": state.turn,
+        "step": len(steps) - 1,
+        "steps": len(steps),
+        "step_ms": 1600,
+    }
+    payload["playback"] = [{"round": s.round, "events": []} for s in steps]
+    return state.turn, steps, payload
+
+
+def room_fields(names: tuple[str, str]) -> dict[str, Any]:
+    """The room's fields of a payload (without ``view``) of a Legions match under way, its two
+    seats played by ``names``; no show."""
+    seats = [{"seat": seat, "name": name, "bot": False} for seat, name in enumerate(names)]
+    return {
         "code": "ABCD",
         "game": "legions",
         "status": "playing",
@@ -541,10 +555,9 @@ def a_turn_on_show() -> tuple[int, list[Any], dict[str, Any]]:
         "match": 1,
         "ready": [],
         "options": {},
-        "show": {"round": state.turn, "step": len(steps) - 1, "steps": len(steps), "step_ms": 1600},
-        "playback": [{"round": s.round, "events": []} for s in steps],
+        "show": None,
+        "playback": [],
     }
-    return state.turn, steps, payload
 
 
 def test_g15_a_turn_playing_out_is_the_turn_the_screens_name() -> None:

@@ -32,6 +32,7 @@ from engine.legions.state import LegionsState, RecruitedHero, Stage
 from tests.browser.ergonomics import phone_fit
 from tests.browser.kit import BOARD_SIZE, PHONE_SIZE, keep_screenshot
 from tests.conftest import ServerProcess, running_server
+from tests.test_legions_table import room_fields
 
 pytestmark = pytest.mark.browser
 
@@ -624,28 +625,9 @@ def show_board(page: Page, state: LegionsState, rounds: list[dict[str, Any]], la
     with the longest name a seat may have and a short one."""
     longest = "Marija Kovačević-Horvath"
     assert len(longest) == NAME_MAX
-    seats = [
-        {"seat": 0, "name": longest, "bot": False},
-        {"seat": 1, "name": "Jiří", "bot": False},
-    ]
-    payload: dict[str, Any] = {
-        "code": "ABCD",
-        "game": "legions",
-        "status": "playing",
-        "seats": seats,
-        "players": seats,
-        "min_players": 2,
-        "max_players": 2,
-        "match": 1,
-        "version": 9,
-        "ready": [],
-        "options": {},
-        "show": None,
-        "paused": True,  # the turn's box at its tallest: "Paused by the host" under its step
-        "playback": [],
-        "history": rounds,
-        "view": RULES.view(state, None),
-    }
+    payload = room_fields((longest, "Jiří"))
+    # Paused: the turn's box at its tallest, "Paused by the host" under its step.
+    payload.update(version=9, paused=True, history=rounds, view=RULES.view(state, None))
     live: Any = SimpleNamespace(game="legions", code="ABCD")
     board = pages.render_board_view(live, payload, lang, host=True, join_url="x")
     page.set_content(
