@@ -457,6 +457,14 @@
     var key = form.dataset.draftKey;
     try {
       var saved = JSON.parse(localStorage.getItem(key) || "{}");
+      // A choice tapped on this form before it was set up here (a frame swapped it in and a
+      // tap came before this ran) is the player's own, the server's tick is not: kept.
+      var tapped = false;
+      SETUP_CHOICES.forEach(function (name) {
+        var checked = form.querySelector('input[name="' + name + '"]:checked');
+        if (checked && !checked.defaultChecked) { saved[name] = checked.value; tapped = true; }
+      });
+      if (tapped) localStorage.setItem(key, JSON.stringify(saved));
       SETUP_CHOICES.forEach(function (name) {
         form.querySelectorAll('input[name="' + name + '"]').forEach(function (input) {
           if (input.value === saved[name]) input.checked = true;
@@ -486,19 +494,23 @@
       if (ticked) shown.colour = ticked.value;
       localStorage.setItem(key + ":ticked", JSON.stringify(shown));
     } catch (e) { /* no storage: the first choices stay */ }
-    form.addEventListener("change", function () {
-      var taken = form.querySelector("[data-testid=colour-taken]");
-      if (taken && form.querySelector('input[name="colour"]:checked')) taken.hidden = true;
-      var moved = form.querySelector("[data-testid=colour-moved]");
-      if (moved) moved.hidden = true;
-      var draft = {};
-      SETUP_CHOICES.forEach(function (name) {
-        var checked = form.querySelector('input[name="' + name + '"]:checked');
-        if (checked) draft[name] = checked.value;
-      });
-      try { localStorage.setItem(key, JSON.stringify(draft)); } catch (e) { /* fine */ }
-    });
   }
+  // Heard on the document, not on each form: a form swapped in by a frame is set up a moment
+  // later (refresh), and a tap meanwhile was lost, its colour not kept as the player's choice.
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form.hx-setup-form");
+    if (!form || !form.dataset.draftKey) return;
+    var taken = form.querySelector("[data-testid=colour-taken]");
+    if (taken && form.querySelector('input[name="colour"]:checked')) taken.hidden = true;
+    var moved = form.querySelector("[data-testid=colour-moved]");
+    if (moved) moved.hidden = true;
+    var draft = {};
+    SETUP_CHOICES.forEach(function (name) {
+      var checked = form.querySelector('input[name="' + name + '"]:checked');
+      if (checked) draft[name] = checked.value;
+    });
+    try { localStorage.setItem(form.dataset.draftKey, JSON.stringify(draft)); } catch (e) { /* fine */ }
+  });
 
   function refresh() {
     document.querySelectorAll("form.hx-setup-form").forEach(setupDynasty);

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, Route, expect, sync_playwright
 
 from tests.browser.kit import keep_screenshot, launch
 from tests.browser.test_heirs_browser import setup_of_two
@@ -96,5 +96,43 @@ def test_a_ticked_colour_taken_meanwhile_is_told_where_the_next_one_is_ticked(
             expect(board.locator("[data-testid=heirs-board]")).to_be_visible()
             view = httpx.get(f"{server.base_url}/api/rooms/{code}", timeout=10).json()["view"]
             assert {h["seat"]: h["colour"] for h in view["heirs"]} == {0: first, 1: now}
+        finally:
+            browser.close()
+
+
+def test_a_colour_tapped_before_the_page_set_its_sheet_up_is_the_players_choice(
+    server: ServerProcess,
+) -> None:
+    """A tap on a colour that comes before the page's script has set the sheet up (a slow
+    phone; or a frame that has just swapped the sheet in, set up a moment later): the choice
+    was not kept, and when another heir sealed that colour the sheet said "the colour that was
+    ticked" went and ticked the next free one, as if the player had chosen none. CI met it
+    once."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            _board, _code, ema, ota = setup_of_two(browser, server.base_url)
+            held: list[Route] = []
+
+            def hold(route: Route) -> None:
+                held.append(route)
+
+            ota.route("**/static/heirs.js*", hold)
+            ota.reload(wait_until="commit")  # its deferred script holds DOMContentLoaded back
+            expect(ota.locator("[data-testid=setup-form]")).to_be_visible()
+            assert ota.evaluate("() => window.HeirsTable === undefined"), "the script came"
+            colour(ota, "green")
+            expect(ota.locator('input[name="colour"][value="green"]')).to_be_checked()
+            assert held, "the sheet's script was held back"
+            held[0].continue_()
+            ota.wait_for_function("() => window.HeirsTable !== undefined")
+
+            colour(ema, "green")
+            ema.locator("[data-testid=seal-setup]").click()
+            expect(ema.locator("[data-testid=setup-form]")).to_have_count(0)
+            expect(ota.locator('input[name="colour"][value="green"]')).to_have_count(0)
+            expect(ota.locator("[data-testid=colour-taken]")).to_be_visible()
+            expect(ota.locator("[data-testid=colour-moved]")).to_be_hidden()
+            expect(ota.locator('input[name="colour"]:checked')).to_have_count(0)
         finally:
             browser.close()
