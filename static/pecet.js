@@ -364,7 +364,7 @@
     var summary = evt.target.closest && evt.target.closest("details[data-bring-into-view] > summary");
     if (!summary) return;
     var box = summary.parentElement;  // the click toggles it after this handler
-    // Once drawn open: the toggle's own listeners fill the form in (it grew after a timeout).
+    // Measured once it is open and drawn so (the toggle comes after the click's own handlers).
     box.addEventListener("toggle", function () {
       requestAnimationFrame(function () { if (box.open) bringIntoView(box); });
     }, { once: true });
