@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from app.live import Change, LiveRoom, hash_token
 from app.payloads import DiffMemo, Payloads
 from app.rooms import RoomService
-from app.socket_protocol import SEND_NOW
+from app.socket_protocol import SEND_NOW, WireFrames
 from engine.core import JSON
 
 log = logging.getLogger("pecet.hub")
@@ -99,7 +99,7 @@ class Connection:
     """The task handing the outbox's frames to the socket, while there are any."""
     sending_since: float | None = None
     """When the frame the writer is handing over was handed (monotonic seconds)."""
-    send_now: Callable[[list[str]], bool] | None = field(init=False, default=None)
+    send_now: Callable[[list[str], WireFrames], bool] | None = field(init=False, default=None)
     """Writes text frames at once if the socket takes them now (``SocketProtocol``'s
     ``send_text_now``; ``None`` for a socket that does not offer it, as a test client's)."""
     unsent: list[str] | None = None
@@ -364,18 +364,21 @@ class Hub:
         a socket that takes no more now gets them by its writer."""
         self._flushing = None
         connections, self._unsent = self._unsent, []
+        wire = WireFrames()  # a frame shared by many sockets is encoded once
         for connection in connections:
             frames, connection.unsent = connection.unsent, None
             try:
-                self._write_now(connection, frames)
+                self._write_now(connection, frames, wire)
             except Exception:  # one socket's fault must not keep the others' frames
                 log.exception("the frames of a socket of room %s were not written", connection.code)
 
-    def _write_now(self, connection: Connection, frames: list[str] | None) -> None:
+    def _write_now(
+        self, connection: Connection, frames: list[str] | None, wire: WireFrames
+    ) -> None:
         if not frames or connection.dropped or connection.send_now is None:
             return
         try:
-            if connection.send_now(frames):
+            if connection.send_now(frames, wire):
                 return
         except Exception:  # a phone gone mid-write: as in _write
             self._cut(connection)

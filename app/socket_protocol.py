@@ -9,7 +9,7 @@ from typing import Any
 
 from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import Protocol
+from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
 
 SEND_NOW = "pecet.send_text_now"
@@ -112,13 +112,17 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             del self.request, self.response
             release_handshake(self.conn)
 
-    def send_text_now(self, texts: list[str]) -> bool:
+    def send_text_now(self, texts: list[str], wire: WireFrames | None = None) -> bool:
         """Hand text frames to the transport at once, in one write, as ``send`` of a
         ``websocket.send`` does for each, when the socket takes more now (open, its buffer
         below the high-water mark); ``False`` when it does not, and the frames must wait
         for :meth:`send`. Each write is a system call, on this server's hot path the
         dearest part of a frame: the frames a socket gets in one turn of the event loop
-        (the seals of a room committed together) leave in one."""
+        (the seals of a room committed together) leave in one.
+
+        ``wire``: the frames of this turn as they go on the wire, each encoded once for
+        all the sockets that get it (a seal's notice reaches six). A socket that speaks an
+        extension (permessage-deflate) frames its own."""
         if (
             not self.handshake_complete
             or self.initial_response is not None
@@ -127,10 +131,44 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             or not self.writable.is_set()
         ):
             return False
+        if wire is not None and not self.conn.extensions and self.conn.state is State.OPEN:
+            # What websockets' send_text writes for a text frame without extensions; it
+            # keeps no count of the frames it sends, and uvicorn writes out whatever else
+            # it frames at once (a pong), so nothing of its own waits to go before these.
+            self.transport.write(b"".join(map(wire.frame, texts)))
+            return True
         for text in texts:
             self.conn.send_text(text.encode())
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+
+class WireFrames:
+    """Unmasked text frames as a server sends them (RFC 6455, 5.2: FIN, opcode 1, the
+    payload's length in 7, 16 or 64 bits), each built once per text object however many
+    sockets it is written to. Kept for one turn of the event loop (``Hub._flush``): each
+    entry holds its text, so an id stays that text's while the entry lives."""
+
+    __slots__ = ("_frames",)
+
+    def __init__(self) -> None:
+        self._frames: dict[int, tuple[str, bytes]] = {}
+
+    def frame(self, text: str) -> bytes:
+        known = self._frames.get(id(text))
+        if known is not None and known[0] is text:
+            return known[1]
+        payload = text.encode()
+        length = len(payload)
+        if length < 126:
+            head = bytes((0x81, length))
+        elif length < 1 << 16:
+            head = b"\x81\x7e" + length.to_bytes(2, "big")
+        else:
+            head = b"\x81\x7f" + length.to_bytes(8, "big")
+        frame = head + payload
+        self._frames[id(text)] = (text, frame)
+        return frame
 
 
 def release_handshake(connection: Any) -> None:

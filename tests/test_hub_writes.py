@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketState
 
 from app.hub import Close, Connection, Hub
-from app.socket_protocol import SEND_NOW
+from app.socket_protocol import SEND_NOW, WireFrames
 from tests.live import room_service
 from tests.play import create_room, join
 
@@ -36,7 +36,7 @@ class Socket:
         self.open = asyncio.Event()
         self.open.set()
 
-    def send_text_now(self, texts: list[str]) -> bool:
+    def send_text_now(self, texts: list[str], wire: WireFrames | None = None) -> bool:
         if self.fails:
             raise ConnectionResetError("gone")
         if not self.takes:
@@ -160,7 +160,7 @@ class LoggedSocket(Socket):
         super().__init__()
         self.log, self.name = log, name
 
-    def send_text_now(self, texts: list[str]) -> bool:
+    def send_text_now(self, texts: list[str], wire: WireFrames | None = None) -> bool:
         taken = super().send_text_now(texts)
         self.log.extend((self.name, text) for text in texts)
         return taken

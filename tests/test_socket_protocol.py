@@ -21,7 +21,7 @@ import websockets
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.http11 import Request
 
-from app.socket_protocol import SEND_NOW, Flag, Inbox, SocketProtocol
+from app.socket_protocol import SEND_NOW, Flag, Inbox, SocketProtocol, WireFrames
 from tests.services import free_port
 
 BURST = 2000
@@ -109,6 +109,15 @@ async def echo(websocket: WebSocket) -> None:
                     else:
                         await websocket.send_text(frame)
                 await websocket.send_text(json.dumps({"at_once": at_once}))
+            elif text == "wire":
+                # As the hub's flush writes a turn's frames: each text encoded once, a text
+                # sent twice (as one notice to many sockets) framed once and written twice.
+                wire = WireFrames()
+                shared = "seal ✓ " * 20
+                texts = [*("é" * size for size in WIRE_SIZES), shared, shared]
+                send_now = websocket.scope["extensions"][SEND_NOW]
+                assert send_now(texts, wire)
+                assert wire.frame(shared) is wire.frame(shared)
             else:
                 await websocket.send_text(text)
     except WebSocketDisconnect:
@@ -120,12 +129,24 @@ async def echo_app(scope: Any, receive: Any, send: Any) -> None:
         await echo(WebSocket(scope, receive, send))
 
 
+WIRE_SIZES = (0, 1, 62, 63, 64, 32_767, 32_768, 40_000)
+"""Texts of é (two bytes each) around a frame's length limits: 125 bytes in 7 bits, 126 to
+65,535 in 16, more in 64."""
+
+
 @contextlib.asynccontextmanager
-async def echo_server() -> AsyncIterator[tuple[uvicorn.Server, int]]:
+async def echo_server(
+    compression: bool = False,
+) -> AsyncIterator[tuple[uvicorn.Server, int]]:
     """A real uvicorn server of :func:`echo_app` with the protocol, on a free port."""
     port = free_port()
     config = uvicorn.Config(
-        echo_app, host="127.0.0.1", port=port, ws=SocketProtocol, log_level="warning"
+        echo_app,
+        host="127.0.0.1",
+        port=port,
+        ws=SocketProtocol,
+        log_level="warning",
+        ws_per_message_deflate=compression,
     )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
@@ -185,6 +206,29 @@ def test_a_real_server_with_the_protocol_talks_keeps_no_handshake_and_lets_go() 
                     break
                 await asyncio.sleep(0.01)
             assert not server.server_state.connections
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("compression", [False, True], ids=["plain", "deflate"])
+def test_frames_encoded_once_arrive_whole_at_every_length(compression: bool) -> None:
+    """The hub's flush frames each text once for all its sockets (``WireFrames``): a real
+    client reads every one whole and in order, across the lengths where a frame's header
+    grows, in UTF-8, a text written twice as well. A socket that speaks permessage-deflate
+    frames its own, and reads the same."""
+
+    async def run() -> None:
+        async with echo_server(compression) as (_server, port):
+            offer = "deflate" if compression else None
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/", compression=offer, max_size=None
+            ) as client:
+                assert bool(client.protocol.extensions) == compression
+                await client.send("wire")
+                got = [await asyncio.wait_for(client.recv(), 5) for _ in range(len(WIRE_SIZES) + 2)]
+                assert got == [*("é" * size for size in WIRE_SIZES), *["seal ✓ " * 20] * 2]
+                await client.send("after")
+                assert await asyncio.wait_for(client.recv(), 5) == "after"
 
     asyncio.run(run())
 
