@@ -1446,8 +1446,14 @@ def table_context(payload: Mapping[str, Any], seat: int | None) -> JSON:
 
 STEP_IN_MS = 800
 """How long the board takes to bring a step of the show in: the heir's token walks to its
-field first (heirs.css), then the field's colour, a Sign won and the step's log lines come.
-Each phone waits as long before it shows the step (pecet.js, ``data-step-in-ms``)."""
+field first (heirs.css), then the field's colour, a Sign won and the step's log lines come."""
+BOARD_DRAW_MS = 200
+"""How long the board may take to draw a step's frame before its token starts to walk: a TV's
+browser swaps the whole board (about 36 KB), and on a loaded machine that took 160 ms."""
+PHONE_STEP_WAIT_MS = STEP_IN_MS + BOARD_DRAW_MS
+"""How long each phone waits after a step's frame came before it shows the step (pecet.js,
+``data-step-in-ms``): until the board has drawn the step and brought it in, so that a phone
+never tells its player an outcome before the board shows it, on a slower TV too."""
 
 
 class HeirsScreens:
@@ -1483,6 +1489,7 @@ class HeirsScreens:
         return {
             **table_context(payload, seat),
             "step_in_ms": STEP_IN_MS,
+            "phone_step_wait_ms": PHONE_STEP_WAIT_MS,
             "seal_on_own_card": True,  # its "Sealed" card (phone.html)
             "seat_notes": {},
             "board_lobby_hint": i18n.gettext(
