@@ -1809,12 +1809,18 @@ def test_a_refused_join_or_come_back_switches_language_to_a_page_that_exists(
 
 
 @pytest.mark.parametrize(
-    ("lang", "one", "three"),
-    [("en", "Winner: Anna", "Winners: Anna, Boris, Cyril"), ("cs", "Vítěz: Anna", "Vítězové:")],
+    ("lang", "one", "three", "two"),
+    [
+        ("en", "Winner: Anna", "Winners: Anna, Boris, Cyril", "Winners: Anna, Boris"),
+        ("cs", "Vítěz: Anna", "Vítězové:", "Vítězové: Anna, Boris"),
+    ],
 )
-def test_the_heirs_end_names_one_winner_or_several(lang: str, one: str, three: str) -> None:
-    """H19: a tie shares the win; the Council's heading then speaks of winners."""
-    from app.pages import render_board_view
+def test_the_heirs_end_names_one_winner_or_several(
+    lang: str, one: str, three: str, two: str
+) -> None:
+    """H19: a tie shares the win; the Council's heading then speaks of winners, on the board
+    and on the phones."""
+    from app.pages import render_board_view, render_phone_view
     from app.simulate import play_game
     from engine.heirs import RULES
 
@@ -1848,6 +1854,20 @@ def test_the_heirs_end_names_one_winner_or_several(lang: str, one: str, three: s
     assert one in render_board_view(live, payload, lang, host=False, join_url="x")
     payload["view"] = {**view, "outcome": {**view["outcome"], "winners": [0, 1, 2]}}
     assert three in render_board_view(live, payload, lang, host=False, join_url="x")
+    # The phone of a seat that did not share the win: it read "Anna, Boris wins", as if one
+    # player had won.
+    mine = RULES.view(state, 2)
+    phone: dict[str, Any] = {
+        **payload,
+        "you": {"seat": 2, "name": HEIRS_NAMES[2], "player": 2},
+        "prompt": None,
+        "events": [],
+        "view": {**mine, "outcome": {**mine["outcome"], "winners": [0, 1]}},
+    }
+    ending = render_phone_view(live, phone, lang)
+    heading = re.search(r'data-testid="phone-ending">\s*<h1>([^<]*)</h1>', ending)
+    assert heading is not None, ending
+    assert heading.group(1) == two
 
 
 def test_a_night_s_replays_on_a_phone_name_their_game_and_the_seat_s_own_turns(
