@@ -562,6 +562,14 @@ def test_the_score_card_names_the_other_player_and_fits_a_360_px_phone(
         assert cut, "a name that long is cut short"
         side = page.locator("[data-testid=my-side]")
         assert side.evaluate("e => e.scrollWidth <= e.clientWidth"), "the side name is cut"
+        # The last turn's mark is one pill: in Croatian "zadnji potez" broke over two lines,
+        # and its red pill into two pieces.
+        state.flags.deck_at_start = 1
+        show_phone(page, state, seat, lang, names)
+        keep_screenshot(page, artifacts / f"legions-phone-last-turn-{lang}.png")
+        last = page.locator("[data-testid=last-turn]")
+        assert last.evaluate("e => e.getClientRects().length") == 1, lang
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 def hexer_targets(seat: int) -> LegionsState:
