@@ -741,6 +741,35 @@ def test_g6_4_the_attackers_take_says_where_the_legion_left_sends_the_attack() -
     assert checked["first"] > 10 and checked["second"] > 10, checked
 
 
+def test_g6_4_in_russian_the_legion_left_is_named_as_a_legion() -> None:
+    """A legion's label is its number and guild ("2 Воины"): after "останется" it read as a
+    count in the wrong case ("2 warriors remains"). It is named as the legion it is."""
+    rules = get_rules("legions")
+    named = 0
+    state = rules.setup(2, 1, {})
+    while rules.outcome(state) is None and named < 5:
+        for seat in (0, 1):
+            prompt = rules.prompt(state, seat)
+            if prompt is None:
+                continue
+            if prompt["kind"] == "take" and state.leader != seat:
+                view = rules.view(state, seat)
+                with i18n.use_language("ru"):
+                    subs = [
+                        screens.option_view(prompt, option, view)["sub"]
+                        for option in prompt["options"]
+                        if option["order"]["kind"] == "take"
+                    ]
+                for sub in subs:
+                    if "рубашкой" not in sub:  # the face-down one is no label
+                        assert re.search(r"останется легион «\d+ [^»]+»: ", sub), sub
+                        named += 1
+            state = rules.submit(state, seat, rules.bot_order(state, seat))
+        if rules.ready(state):
+            state, _events = rules.resolve(state)
+    assert named >= 5, named
+
+
 def test_g10_1_step_2_says_why_only_dont_recruit_is_offered_and_whether_a_stratagem_recruits() -> (
     None
 ):
