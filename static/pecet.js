@@ -410,6 +410,11 @@
     if (!box) return;
     var column = box.closest("[data-more-below]");
     if (column) column.scrollTop = 0;
+    // The keyboard's place moves to the box's title: left on the button inside the closed
+    // box, a frame that came before the browser moved it away took the focus back to that
+    // button and opened the box again (a busy machine; see wsAfterMessage above).
+    var summary = box.querySelector("summary");
+    if (summary && box.contains(document.activeElement)) summary.focus({ preventScroll: true });
     box.open = false;
   }
   document.addEventListener("htmx:beforeRequest", function (evt) {

@@ -212,6 +212,10 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     page.locator("[data-testid=night-rounds]").fill("2")
     page.locator("[data-testid=make-tournament]").click()
     expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
+    # The keyboard's place is the box's title: left on the button in the closed box, the
+    # frame that follows the answer gave the focus back to the button and opened the box.
+    expect(summary).to_be_focused()
+    expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
     expect(page.locator("[data-testid=plan]")).to_be_in_viewport()
     page.reload()  # and it is not kept open for the next visit
     expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
