@@ -17,7 +17,7 @@ from engine.registry import available_games, game_info
 from tests.browser.kit import BOARD_SIZE, keep_screenshot
 from tests.conftest import ServerProcess, paced_server
 from tests.live import wait_for
-from tests.play import auth, lobby_with_bots, play_to_end, start_duel
+from tests.play import auth, join, lobby_with_bots, play_to_end, start_duel
 
 pytestmark = pytest.mark.browser
 
@@ -357,6 +357,63 @@ def test_a_ten_letter_name_beside_few_heroes_is_not_cut(
     assert rows.count() >= 4
     assert page.evaluate(NAMES_CUT_BESIDE_FEW_HEROES_JS) == []
     page.context.close()
+
+
+NIGHT_NAMES = (
+    "Alexandrina Konstantinov",
+    "Hieronymus Přemyslovna",
+    "Bartholomew Wolfgangsen",
+    "Ludmila Svjatoslavovna",
+)
+"""Four entrants of a night of duels, each name nearly as long as a name may be."""
+
+# Where the result's banner and the army beside the board's corner (How to play and the
+# languages, bottom left) stand.
+BANNER_AND_CORNER_JS = """() => {
+  const banner = document.querySelector('.final .banner').getBoundingClientRect();
+  const army = document.querySelector('.final .army.seat-A').getBoundingClientRect();
+  const corner = [...document.querySelectorAll('.board-corner, .corner-links, .lang-links')]
+    .map(el => el.getBoundingClientRect()).filter(r => r.width > 0);
+  const under = corner.some(r => r.top < army.bottom && r.bottom > army.top
+    && r.left < army.right && r.right > army.left);
+  return {bannerBottom: banner.bottom, height: innerHeight, armyUnderCorner: under,
+          corners: corner.length};
+}"""
+
+
+@pytest.mark.parametrize(
+    "size", [BOARD_SIZE, {"width": 1280, "height": 720}], ids=["1080p", "720p"]
+)
+def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
+    server: ServerProcess, browser: Browser, artifacts: Path, size: ViewportSize
+) -> None:
+    """After a duel of a night, the banner asks who is ready for the next game, a chip for
+    every entrant: four long names took a line each between the armies and pushed the
+    banner's foot and "Show standings" 130 px past a 1080p TV's edge, the left army under
+    the corner's buttons. The armies now stand in a column at the left, above the corner,
+    and the banner's chips and buttons flow across the rest of the width."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    room = api.post(
+        "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 1}}
+    ).json()
+    code, host = room["code"], room["host_token"]
+    tokens = [join(api, code, name)["token"] for name in NIGHT_NAMES]
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    play_to_end(api, code, tokens, max_orders=400)
+    page = ended_board(browser, base, code, host, "en")
+    page.set_viewport_size(size)
+    page.locator(".final [data-testid=ready-line]").wait_for()
+    page.evaluate(
+        "() => document.querySelectorAll('.scoring').forEach(s => s.classList.add('instant'))"
+    )
+    keep_screenshot(page, artifacts / f"board-fit-hidden_leaders-night-{size['height']}p.png")
+    where = page.evaluate(BANNER_AND_CORNER_JS)
+    assert where["bannerBottom"] <= where["height"], where
+    assert where["corners"] and not where["armyUnderCorner"], where
+    found = faults(page, "hidden_leaders result of a night")
+    page.context.close()
+    assert not found, "\n".join(found)
 
 
 def test_the_heirs_results_fit_their_panel_in_every_language(
