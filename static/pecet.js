@@ -344,6 +344,18 @@
       requestAnimationFrame(function () { formError.scrollIntoView({ block: "nearest" }); });
     });
   }
+  // A name field full to the most a name may hold says so below it: a longer name pasted in
+  // was cut to it without a word (the field's maxlength stops the typing, and cuts a paste).
+  function markNameMax(field) {
+    var hint = document.querySelector('[data-max-hint-for="' + field.id + '"]');
+    if (hint) hint.hidden = !(field.maxLength > 0 && field.value.length >= field.maxLength);
+  }
+  document.querySelectorAll("input[maxlength]").forEach(function (field) {
+    if (!field.id || !document.querySelector('[data-max-hint-for="' + field.id + '"]')) return;
+    markNameMax(field);
+    field.addEventListener("input", function () { markNameMax(field); });
+  });
+
   // A refused join or come-back is the answer to its form's POST (/join, /reclaim): a reload
   // sent the form again (after the browser's "resend?"). The address becomes the form's own
   // page, the room's join link when a code was typed, so a reload shows the form afresh.

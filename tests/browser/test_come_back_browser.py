@@ -95,3 +95,49 @@ def test_a_refused_join_leaves_the_address_of_its_form_not_of_its_post(
             assert page.url == f"{server.base_url}/j/{room['code']}"
         finally:
             browser.close()
+
+
+LONG_NAME = "Alexandrina Konstantinovna Přemyslovna"  # 38 letters, a name may hold 24
+
+
+def test_a_name_cut_to_the_most_a_name_holds_says_so(
+    server: ServerProcess, artifacts: Path
+) -> None:
+    """A name longer than a name may be, pasted into the join form (or the come-back form),
+    is cut to 24 letters by the field: a line below it says names hold 24 at most (it was
+    cut without a word). A shorter name shows no such line; in Czech, it reads in Czech."""
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.goto(server.base_url + "/")
+            name, hint = page.locator("#name"), page.locator("[data-testid=name-max]")
+            expect(hint).to_be_hidden()
+            name.fill("Jana")
+            expect(hint).to_be_hidden()
+            name.focus()
+            name.press("Control+a")
+            page.keyboard.insert_text(LONG_NAME)  # as a paste puts it in
+            expect(name).to_have_value(LONG_NAME[:24])
+            expect(hint).to_be_visible()
+            expect(hint).to_have_text("Names are at most 24 characters.")
+            keep_screenshot(page, artifacts / "join-name-cut-360.png")
+            name.press("Backspace")
+            expect(hint).to_be_hidden()
+            page.locator("[data-testid=come-back] > summary").click()
+            back_name = page.locator("#back-name")
+            back_name.focus()
+            page.keyboard.insert_text(LONG_NAME)
+            expect(back_name).to_have_value(LONG_NAME[:24])
+            expect(page.locator("[data-testid=back-name-max]")).to_be_visible()
+            page.goto(server.base_url + "/lang/cs?next=/")
+            page.locator("#name").focus()
+            page.keyboard.insert_text(LONG_NAME)
+            czech = page.locator("[data-testid=name-max]")
+            expect(czech).to_be_visible()
+            expect(czech).not_to_have_text("Names are at most 24 characters.")
+            expect(czech).to_contain_text("24")
+            context.close()
+        finally:
+            browser.close()
