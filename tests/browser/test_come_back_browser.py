@@ -7,7 +7,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Locator, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect, sync_playwright
 
 from tests.browser.kit import keep_screenshot, launch
 from tests.conftest import ServerProcess
@@ -101,43 +101,38 @@ LONG_NAME = "Alexandrina Konstantinovna Přemyslovna"  # 38 letters, a name may 
 
 
 def test_a_name_cut_to_the_most_a_name_holds_says_so(
-    server: ServerProcess, artifacts: Path
+    server: ServerProcess, browser: Browser, artifacts: Path
 ) -> None:
     """A name longer than a name may be, pasted into the join form (or the come-back form),
     is cut to 24 letters by the field: a line below it says names hold 24 at most (it was
     cut without a word). A shorter name shows no such line; in Czech, it reads in Czech."""
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        try:
-            context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
-            page = context.new_page()
-            page.goto(server.base_url + "/")
-            name, hint = page.locator("#name"), page.locator("[data-testid=name-max]")
-            expect(hint).to_be_hidden()
-            name.fill("Jana")
-            expect(hint).to_be_hidden()
-            name.focus()
-            name.press("Control+a")
-            page.keyboard.insert_text(LONG_NAME)  # as a paste puts it in
-            expect(name).to_have_value(LONG_NAME[:24])
-            expect(hint).to_be_visible()
-            expect(hint).to_have_text("Names are at most 24 characters.")
-            keep_screenshot(page, artifacts / "join-name-cut-360.png")
-            name.press("Backspace")
-            expect(hint).to_be_hidden()
-            page.locator("[data-testid=come-back] > summary").click()
-            back_name = page.locator("#back-name")
-            back_name.focus()
-            page.keyboard.insert_text(LONG_NAME)
-            expect(back_name).to_have_value(LONG_NAME[:24])
-            expect(page.locator("[data-testid=back-name-max]")).to_be_visible()
-            page.goto(server.base_url + "/lang/cs?next=/")
-            page.locator("#name").focus()
-            page.keyboard.insert_text(LONG_NAME)
-            czech = page.locator("[data-testid=name-max]")
-            expect(czech).to_be_visible()
-            expect(czech).not_to_have_text("Names are at most 24 characters.")
-            expect(czech).to_contain_text("24")
-            context.close()
-        finally:
-            browser.close()
+    context = browser.new_context(viewport=SMALL_PHONE, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server.base_url + "/")
+    name, hint = page.locator("#name"), page.locator("[data-testid=name-max]")
+    expect(hint).to_be_hidden()
+    name.fill("Jana")
+    expect(hint).to_be_hidden()
+    name.focus()
+    name.press("Control+a")
+    page.keyboard.insert_text(LONG_NAME)  # as a paste puts it in
+    expect(name).to_have_value(LONG_NAME[:24])
+    expect(hint).to_be_visible()
+    expect(hint).to_have_text("Names are at most 24 characters.")
+    keep_screenshot(page, artifacts / "join-name-cut-360.png")
+    name.press("Backspace")
+    expect(hint).to_be_hidden()
+    page.locator("[data-testid=come-back] > summary").click()
+    back_name = page.locator("#back-name")
+    back_name.focus()
+    page.keyboard.insert_text(LONG_NAME)
+    expect(back_name).to_have_value(LONG_NAME[:24])
+    expect(page.locator("[data-testid=back-name-max]")).to_be_visible()
+    page.goto(server.base_url + "/lang/cs?next=/")
+    page.locator("#name").focus()
+    page.keyboard.insert_text(LONG_NAME)
+    czech = page.locator("[data-testid=name-max]")
+    expect(czech).to_be_visible()
+    expect(czech).not_to_have_text("Names are at most 24 characters.")
+    expect(czech).to_contain_text("24")
+    context.close()
