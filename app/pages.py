@@ -624,6 +624,19 @@ def tiebreak_text(key: str | None) -> str:
     return texts.get(key or "", "")
 
 
+def behind_text(key: str | None) -> str:
+    """What put a standings row behind the one before it on equal points: the player told
+    their own place reads why (the table says it on the row ahead)."""
+    texts = {
+        "games_won": i18n.gettext("behind on won games"),
+        "council": i18n.gettext("behind on Council points"),
+        "army_strength": i18n.gettext("behind on army strength"),
+        "victory_points": i18n.gettext("behind on victory points"),
+        "head_to_head": i18n.gettext("behind on their games against each other"),
+    }
+    return texts.get(key or "", "")
+
+
 def ending_name(ending: str | None) -> str:
     """How a game with several endings ended (Heirs: H19)."""
     names = {
@@ -788,6 +801,7 @@ def night_context(payload: Mapping[str, Any]) -> JSON:
         "oracle_rows": oracle_rows(payload),
         "prediction_offer": prediction_offer(payload),
         "tiebreak_text": tiebreak_text,
+        "behind_text": behind_text,
         "stage_text": stage_text,
     }
 

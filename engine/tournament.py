@@ -269,8 +269,9 @@ def tiebreaks() -> tuple[str, ...]:
 
 def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> list[JSON]:
     """The table, best first: place (shared when tied after every tie-break), points per
-    game and in total, and ``tiebreak``: what put a row ahead of the next one on equal
-    points (one of ``TIEBREAKS``), ``"shared"`` when they share the place, else None.
+    game and in total, ``tiebreak``: what put a row ahead of the next one on equal points
+    (one of ``TIEBREAKS``), ``"shared"`` when they share the place, else None; and
+    ``behind``: what put a row behind the one before it on equal points, else None.
 
     Order: points; then games won (H20.5; not in a night of duels only, whose points are
     already its wins); then Council points summed (H20.5); then army strength and VP summed
@@ -335,7 +336,7 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
         if marker != previous:
             place, previous = index + 1, marker
         row["place"] = place
-        row["tiebreak"] = None
+        row["tiebreak"] = row["behind"] = None
     for upper, lower in itertools.pairwise(ordered):
         if upper["points"] != lower["points"]:
             continue
@@ -346,6 +347,7 @@ def standings(plan: Plan, results: Sequence[Mapping[str, Any]], seats: int) -> l
             # who have played different numbers of games): else head to head decided.
             compared = zip(chain, key(upper)[1:], key(lower)[1:], strict=True)
             upper["tiebreak"] = next((k for k, a, b in compared if a != b), "head_to_head")
+            lower["behind"] = upper["tiebreak"]
     for row in ordered:
         row["points"] = _number(row["points"])
         row["score"] = sum(row.pop(k) for k in columns)

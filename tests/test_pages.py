@@ -1280,7 +1280,14 @@ def night_payload(**tournament: Any) -> dict[str, Any]:
         "standings": [
             {"seat": 2, "points": 1, "per_game": [1], "place": 1, "tiebreak": None},
             {"seat": 1, "points": 0, "per_game": [0], "place": 2, "tiebreak": "army_strength"},
-            {"seat": 0, "points": 0, "per_game": [None], "place": 3, "tiebreak": None},
+            {
+                "seat": 0,
+                "points": 0,
+                "per_game": [None],
+                "place": 3,
+                "tiebreak": None,
+                "behind": "army_strength",
+            },
         ],
         "oracle": [{"seat": 0, "points": 1}],
         "next": {"game": "hidden_leaders", "number": 2, "stage": 0, "players": [2, 0]},
@@ -1587,6 +1594,26 @@ def test_the_ready_button_says_next_game_only_in_a_tournament() -> None:
     assert re.search(r'data-testid="ready">Další hra<', render_phone_view(live, night, "cs"))
     over = dict(night, tournament=dict(night["tournament"], over=True, next=None))
     assert 'data-testid="ready"' not in render_phone_view(live, over, "en")
+
+
+def test_a_phone_level_on_points_reads_why_it_stands_ahead_or_behind() -> None:
+    """Level on points after the night's first game, Ben stands ahead of Ann on army
+    strength: Ben's phone says so, and Ann's says why she is behind (it said nothing)."""
+    from app.pages import render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
+    tournament = night_payload()["tournament"]
+
+    def reason(seat: int, lang: str) -> str:
+        page = render_phone_view(live, dict(finished_payload(seat), tournament=tournament), lang)
+        found = re.search(r'data-testid="my-tiebreak">([^<]*)<', page)
+        return "" if found is None else unescape(found.group(1))
+
+    assert reason(1, "en") == "ahead on army strength"
+    assert reason(0, "en") == "behind on army strength"
+    assert reason(0, "cs") == "níž kvůli síle armády"
+    assert reason(0, "ru") == "ниже по силе армии"
+    assert reason(0, "hr") == "iza po snazi vojske"
 
 
 def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> None:

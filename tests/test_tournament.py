@@ -212,6 +212,11 @@ def test_players_level_after_different_numbers_of_games_are_told_apart_by_head_t
     assert table(rows) == [(1, 1, 1), (2, 0, 1), (3, 2, 0)]
     assert rows[0]["score"] < rows[1]["score"], "the one ahead has the weaker armies"
     assert rows[0]["tiebreak"] == "head_to_head"
+    # The row put behind says on what, for its own phone; a shared place is no one's loss.
+    assert [row["behind"] for row in rows] == [None, "head_to_head", None]
+    shared = standings(plan, results[:1], 3)
+    assert [r["tiebreak"] for r in shared][1:] == ["shared", "shared"]
+    assert all(row["behind"] is None for row in shared)
 
 
 def test_plans_are_checked() -> None:
