@@ -1190,6 +1190,7 @@ class RoomService:
         # The state is stored at resolutions only: between two, the order log holds what
         # changed, and loading a room submits those orders again (the engine is pure).
         snapshot = bool(steps) or outcome is not None
+        events_json = [e.to_json() for e in events]  # the match's and the resolution's rows
         match_row: JSON = {}
         if snapshot:
             match_row = {
@@ -1202,7 +1203,7 @@ class RoomService:
                 "show_elapsed": match.show_elapsed,
             }
             if events:
-                match_row["recent_events"] = [e.to_json() for e in events]
+                match_row["recent_events"] = events_json
             if outcome is not None:
                 match_row.update(status="finished", outcome=outcome)
         order_row: JSON = {
@@ -1224,7 +1225,7 @@ class RoomService:
                 "round": record.round,
                 "first_seq": record.first_seq,
                 "last_seq": record.last_seq,
-                "events": [e.to_json() for e in events],
+                "events": events_json,
                 "created_at": utcnow(),
             }
         now = self.clock.now()
