@@ -1598,22 +1598,37 @@ def test_the_ready_button_says_next_game_only_in_a_tournament() -> None:
 
 def test_a_phone_level_on_points_reads_why_it_stands_ahead_or_behind() -> None:
     """Level on points after the night's first game, Ben stands ahead of Ann on army
-    strength: Ben's phone says so, and Ann's says why she is behind (it said nothing)."""
+    strength: Ben's phone says so, and Ann's says why she is behind (it said nothing), each
+    naming the other."""
     from app.pages import render_phone_view
 
     live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
-    tournament = night_payload()["tournament"]
+    night_room = night_payload()
+    tournament = night_room["tournament"]
 
-    def reason(seat: int, lang: str) -> str:
-        page = render_phone_view(live, dict(finished_payload(seat), tournament=tournament), lang)
-        found = re.search(r'data-testid="my-tiebreak">([^<]*)<', page)
-        return "" if found is None else unescape(found.group(1))
+    def reasons(seat: int, lang: str, standings: Any = tournament["standings"]) -> list[str]:
+        night = dict(tournament, standings=standings)
+        payload = dict(finished_payload(seat), tournament=night, seats=night_room["seats"])
+        page = render_phone_view(live, payload, lang)
+        return [unescape(text) for text in re.findall(r'data-testid="my-tiebreak">([^<]*)<', page)]
 
-    assert reason(1, "en") == "ahead on army strength"
-    assert reason(0, "en") == "behind on army strength"
-    assert reason(0, "cs") == "níž kvůli síle armády"
-    assert reason(0, "ru") == "ниже по силе армии"
-    assert reason(0, "hr") == "iza po snazi vojske"
+    assert reasons(1, "en") == ["Level on points with Ann: ahead on army strength"]
+    assert reasons(0, "en") == ["Level on points with Ben: behind on army strength"]
+    assert reasons(0, "cs") == ["Stejně bodů jako Ben: níž kvůli síle armády"]
+    assert reasons(0, "ru") == ["Поровну очков с игроком Ben: ниже по силе армии"]
+    assert reasons(0, "hr") == ["Jednako bodova kao Ben: iza po snazi vojske"]
+    # Three level: the one between is behind the first and ahead of the last, each named.
+    three = [
+        dict(tournament["standings"][0], tiebreak="army_strength", points=0),
+        dict(tournament["standings"][1], behind="army_strength"),
+        tournament["standings"][2],
+    ]
+    assert reasons(1, "en", three) == [
+        "Level on points with Cid: behind on army strength",
+        "Level on points with Ann: ahead on army strength",
+    ]
+    shared = [dict(row, tiebreak="shared", behind=None) for row in tournament["standings"]]
+    assert reasons(0, "en", shared) == ["shared place"]
 
 
 def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> None:

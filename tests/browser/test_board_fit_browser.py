@@ -367,6 +367,10 @@ NIGHT_NAMES = (
 )
 """Four entrants of a night of duels, each name nearly as long as a name may be."""
 
+TALLEST_FACTION_PANEL_PX = 540
+"""The tallest faction panel of Hidden Leaders' scoring seen at 1080p, in a night of names
+of 22–24 letters."""
+
 # Where the result's banner and the army beside the board's corner (How to play and the
 # languages, bottom left) stand.
 BANNER_AND_CORNER_JS = """() => {
@@ -381,39 +385,74 @@ BANNER_AND_CORNER_JS = """() => {
 }"""
 
 
+@pytest.mark.parametrize("night", [True, False], ids=["night", "night-over"])
 @pytest.mark.parametrize(
     "size", [BOARD_SIZE, {"width": 1280, "height": 720}], ids=["1080p", "720p"]
 )
 def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
-    server: ServerProcess, browser: Browser, artifacts: Path, size: ViewportSize
+    server: ServerProcess, browser: Browser, artifacts: Path, size: ViewportSize, night: bool
 ) -> None:
     """After a duel of a night, the banner asks who is ready for the next game, a chip for
     every entrant: four long names took a line each between the armies and pushed the
     banner's foot and "Show standings" 130 px past a 1080p TV's edge, the left army under
     the corner's buttons. The armies now stand in a column at the left, above the corner,
-    and the banner's chips and buttons flow across the rest of the width."""
+    and the banner's chips and buttons flow across the rest of the width. Without a ready
+    line (the night's last game: here of two entrants, one game), an army with a long name
+    over two lines ran under the corner too: its heroes now stand beside its strength."""
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
     room = api.post(
         "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 1}}
     ).json()
     code, host = room["code"], room["host_token"]
-    tokens = [join(api, code, name)["token"] for name in NIGHT_NAMES]
+    names = NIGHT_NAMES if night else NIGHT_NAMES[:2]
+    tokens = [join(api, code, name)["token"] for name in names]
     assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
     play_to_end(api, code, tokens, max_orders=400)
     page = ended_board(browser, base, code, host, "en")
     page.set_viewport_size(size)
-    page.locator(".final [data-testid=ready-line]").wait_for()
+    page.locator(".final [data-testid=ready-line]" if night else ".final .banner").wait_for()
+    expect(page.locator(".final [data-testid=ready-line]")).to_have_count(1 if night else 0)
     page.evaluate(
         "() => document.querySelectorAll('.scoring').forEach(s => s.classList.add('instant'))"
     )
-    keep_screenshot(page, artifacts / f"board-fit-hidden_leaders-night-{size['height']}p.png")
+    # The factions' panels as tall as the tallest a night has drawn (long names, sums and a
+    # verdict over three lines each, a row lost for no presence), whatever this deal drew.
+    page.evaluate(
+        f"() => document.querySelectorAll('.scoring .step')"
+        f".forEach(s => s.style.minHeight = '{TALLEST_FACTION_PANEL_PX}px')"
+    )
+    shot = f"board-fit-hidden_leaders-{'night' if night else 'night-over'}-{size['height']}p.png"
+    keep_screenshot(page, artifacts / shot)
     where = page.evaluate(BANNER_AND_CORNER_JS)
     assert where["bannerBottom"] <= where["height"], where
     assert where["corners"] and not where["armyUnderCorner"], where
     found = faults(page, "hidden_leaders result of a night")
+    if night:
+        # The night's standings, with the same chips and "Next game now" under the table:
+        # three long names' chips and the button overran the card, the button squeezed to a
+        # red block over its right edge.
+        page.locator("[data-testid=show-standings]").click()
+        expect(page.locator("[data-testid=standings] .standings-ready")).to_be_visible()
+        keep_screenshot(page, artifacts / f"board-fit-night-standings-{size['height']}p.png")
+        overrun = page.evaluate(READY_ROW_OVERRUN_JS)
+        assert not overrun, overrun
     page.context.close()
     assert not found, "\n".join(found)
+
+
+# The chips and buttons of the standings' ready row that stand out of the card, or that
+# wrapped inside themselves (a button's words on several lines).
+READY_ROW_OVERRUN_JS = """() => {
+  const card = document.querySelector('[data-testid=standings] .standings-card')
+    .getBoundingClientRect();
+  return [...document.querySelectorAll('[data-testid=standings] .standings-ready > *')]
+    .map(el => [el, el.getBoundingClientRect()])
+    .filter(([el, r]) => r.left < card.left || r.right > card.right
+      || (el.matches('form') && r.height > 80))
+    .map(([el, r]) => `${el.textContent.trim()}: ${Math.round(r.left)}–${Math.round(r.right)}`
+      + ` of ${Math.round(card.left)}–${Math.round(card.right)}, ${Math.round(r.height)} high`);
+}"""
 
 
 def test_the_heirs_results_fit_their_panel_in_every_language(
