@@ -461,6 +461,22 @@ def e1_final_state() -> Any:
     )
 
 
+def e3_final_state() -> Any:
+    """L8 E3: armies tied at 20, A wins on hero count, 8 to 7."""
+    from engine.hidden_leaders import final_state
+
+    return final_state(
+        ["LWF3", "LIA3"],
+        [
+            ["UD5", "UD2b", "IA5", "IA1", "HT5", "WF1"],
+            ["UD4", "UD3a", "IA4", "HT3b", "HT2b", "WF2b", "WF3b"],
+        ],
+        "A1 IA3a · A2 HT4+UD1 · A3 WF5 · A4 UD2a · A5 IA2a · A6 HT1 · A7 WF2a",
+        "B1 WF4 · B2 IA3b · B3 HT3a · B4 UD3b · B5 WF3a · B6 HT2a · B7 IA2b",
+        block_owners={"A2": 0},
+    )
+
+
 def e4_final_state() -> Any:
     """L8 E4: armies tied at 19 with 7 heroes each, a rematch."""
     from engine.hidden_leaders import final_state
@@ -557,6 +573,33 @@ def test_a_full_tie_is_a_rematch_on_board_and_phone() -> None:
     assert "/b/ABCD/again" in board  # the host may start the next game at once
     phone = render_phone_view(live, finished_payload(0, e4_final_state()), "cs")
     assert "Odveta!" in phone and "Jdu do odvety" in phone
+
+
+def test_l6_9_a_win_on_equal_strength_says_the_heroes_decided() -> None:
+    """L8 E3: 20 against 20, A wins on 8 heroes to 7. The banner and both phones said only
+    who won beside two equal strengths; they say the army with more heroes wins. A win on
+    strength (E1) says nothing of heroes."""
+    from app.pages import render_board_view, render_phone_view
+
+    live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+    tied = finished_payload(None, e3_final_state())
+    board = render_board_view(live, tied, "en", host=False, join_url="x")
+    reason = re.search(r'data-testid="banner-reason">([^<]*)<', board)
+    assert reason is not None
+    assert reason.group(1) == "Equal in strength: the army with more heroes wins."
+    for seat in (0, 1):
+        phone = render_phone_view(live, finished_payload(seat, e3_final_state()), "cs")
+        found = re.search(r'data-testid="result-reason">([^<]*)<', phone)
+        assert found is not None
+        assert found.group(1) == "Armády jsou stejně silné: vítězí ta s více hrdiny."
+    assert "banner-reason" not in render_board_view(
+        live, finished_payload(None), "en", host=False, join_url="x"
+    )
+    assert "result-reason" not in render_phone_view(live, finished_payload(0), "en")
+    rematch = render_board_view(
+        live, finished_payload(None, e4_final_state()), "en", host=False, join_url="x"
+    )
+    assert "banner-reason" not in rematch  # a full tie says so in its own words
 
 
 # ------------------------------------------------------------------ the show (issue 9)

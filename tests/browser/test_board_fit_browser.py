@@ -371,6 +371,14 @@ TALLEST_FACTION_PANEL_PX = 540
 """The tallest faction panel of Hidden Leaders' scoring seen at 1080p, in a night of names
 of 22–24 letters."""
 
+BANNER_REASON_JS = """() => {
+  if (document.querySelector('.final .banner-reason')) return;
+  const line = document.createElement('span');
+  line.className = 'banner-reason';
+  line.textContent = 'Equal in strength: the army with more heroes wins.';
+  document.querySelector('.final .banner-title').after(line);
+}"""
+
 # Where the result's banner and the army beside the board's corner (How to play and the
 # languages, bottom left) stand.
 BANNER_AND_CORNER_JS = """() => {
@@ -422,6 +430,8 @@ def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
         f"() => document.querySelectorAll('.scoring .step')"
         f".forEach(s => s.style.minHeight = '{TALLEST_FACTION_PANEL_PX}px')"
     )
+    # And the banner as tall as it gets: with the line of a win on equal strength (L6.9).
+    page.evaluate(BANNER_REASON_JS)
     shot = f"board-fit-hidden_leaders-{'night' if night else 'night-over'}-{size['height']}p.png"
     keep_screenshot(page, artifacts / shot)
     where = page.evaluate(BANNER_AND_CORNER_JS)
