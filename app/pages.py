@@ -678,7 +678,9 @@ def plan_text(tournament: Mapping[str, Any], players: int) -> str:
     else:
         parts.append(chain)
     total = night_total(tournament)
-    parts.append(i18n.ngettext("%(num)s game", "%(num)s games", total) % {"num": total})
+    # One round robin says its count already: "… round robin (3 games) · 3 games" twice.
+    if not (len(stages) == 1 and stages[0].get("round_robin")):
+        parts.append(i18n.ngettext("%(num)s game", "%(num)s games", total) % {"num": total})
     if tournament.get("final_double"):
         parts.append(i18n.gettext("Final ×2"))
     return " · ".join(parts)

@@ -1489,6 +1489,25 @@ def test_the_lobby_form_sets_rounds_of_a_list_and_shows_the_plan(client: TestCli
     assert "4 hráči · 2 kola seznamu:" in czech
 
 
+def test_a_night_of_one_round_robin_counts_its_games_once(client: TestClient) -> None:
+    """A night of one duel game with three players read "3 players · Hidden Leaders Duel
+    round robin (3 games) · 3 games": the count once is enough. A night of one Heirs game
+    still says how many games it has."""
+    code, _host = host_room(client)
+    response = client.post(f"/b/{code}/tournament", data={"games": ["hidden_leaders"]}, headers=HX)
+    assert response.status_code == 204
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, code, name)
+    board = client.get(f"/b/{code}").text
+    assert "3 players · Hidden Leaders Duel round robin (3 games)<" in board
+    assert "(3 games) · 3 games" not in board
+    heirs, _host = host_room(client)
+    client.post(f"/b/{heirs}/tournament", data={"games": ["heirs"], "rounds": "2"}, headers=HX)
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, heirs, name)
+    assert "· 2 games" in client.get(f"/b/{heirs}").text
+
+
 def test_a_nights_plan_counts_its_games_once_players_have_joined(client: TestClient) -> None:
     """Set up before anyone joined, a night read "0 players · Hidden Leaders Duel → Legions ·
     2 games" and jumped to 6 games with three players: a round robin's pairings come with
@@ -1672,6 +1691,12 @@ def test_a_phone_level_on_points_reads_why_it_stands_ahead_or_behind() -> None:
     ]
     shared = [dict(row, tiebreak="shared", behind=None) for row in tournament["standings"]]
     assert reasons(0, "en", shared) == ["shared place"]
+    # The night over, a Czech phone reads its final place and the table's caption apart
+    # (both read "Konečné pořadí").
+    over = dict(tournament, over=True, next=None)
+    payload = dict(finished_payload(0), tournament=over, seats=night_room["seats"])
+    czech = unescape(render_phone_view(live, payload, "cs"))
+    assert "Konečné umístění: 3. z 3" in czech and czech.count("Konečné pořadí") == 1
 
 
 def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> None:
