@@ -1493,19 +1493,22 @@ def test_a_night_of_one_round_robin_counts_its_games_once(client: TestClient) ->
     """A night of one duel game with three players read "3 players · Hidden Leaders Duel
     round robin (3 games) · 3 games": the count once is enough. A night of one Heirs game
     still says how many games it has."""
-    code, _host = host_room(client)
-    response = client.post(f"/b/{code}/tournament", data={"games": ["hidden_leaders"]}, headers=HX)
-    assert response.status_code == 204
-    for name in ("Ann", "Ben", "Cid"):
-        joined_seat(client, code, name)
+    code = night_lobby(client, {"games": ["hidden_leaders"]})
     board = client.get(f"/b/{code}").text
     assert "3 players · Hidden Leaders Duel round robin (3 games)<" in board
     assert "(3 games) · 3 games" not in board
-    heirs, _host = host_room(client)
-    client.post(f"/b/{heirs}/tournament", data={"games": ["heirs"], "rounds": "2"}, headers=HX)
-    for name in ("Ann", "Ben", "Cid"):
-        joined_seat(client, heirs, name)
+    heirs = night_lobby(client, {"games": ["heirs"], "rounds": "2"})
     assert "· 2 games" in client.get(f"/b/{heirs}").text
+
+
+def night_lobby(client: TestClient, form: dict[str, Any]) -> str:
+    """A lobby its host set for a night by the tournament form's ``form``, with Ann, Ben and
+    Cid seated: its code."""
+    code, _host = host_room(client)
+    assert client.post(f"/b/{code}/tournament", data=form, headers=HX).status_code == 204
+    for name in ("Ann", "Ben", "Cid"):
+        joined_seat(client, code, name)
+    return code
 
 
 def test_a_nights_plan_counts_its_games_once_players_have_joined(client: TestClient) -> None:
@@ -1543,11 +1546,7 @@ def test_a_lobby_set_for_a_night_of_other_games_is_headed_by_the_night(
 ) -> None:
     """A Hidden Leaders room set up for a night of Legions only was headed "Hidden Leaders
     Duel" above "First game: Legions". A night's lobby is headed by the night."""
-    code, _host = host_room(client)
-    response = client.post(f"/b/{code}/tournament", data={"games": ["legions"]}, headers=HX)
-    assert response.status_code == 204
-    for name in ("Ann", "Ben", "Cid"):
-        joined_seat(client, code, name)
+    code = night_lobby(client, {"games": ["legions"]})
     board = client.get(f"/b/{code}").text
     title = re.search(r'<h1 class="game-title">([^<]*)</h1>', board)
     assert title is not None and title.group(1) == "Tournament"

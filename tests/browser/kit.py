@@ -233,3 +233,21 @@ HEIRS_END_CUT_JS = """() => {
     .filter(el => el.getBoundingClientRect().bottom > box.bottom + 0.5)
     .map(el => el.textContent.trim().slice(0, 30));
 }"""
+
+
+def show_fragment(
+    page: Page, base_url: str, fragment: str, body_class: str, scripts: tuple[str, ...] = ()
+) -> None:
+    """Draws a page's rendered ``fragment`` with the site's stylesheets (and ``scripts``,
+    static paths) on the server's origin: a screen built from a payload, not from a game
+    played to it."""
+    page.goto(base_url + "/static/pecet.css")  # the server's origin
+    script_tags = "".join(f'<script src="/static/{path}"></script>' for path in scripts)
+    page.set_content(
+        f"""<!doctype html><html lang="en"><head>
+        <link rel="stylesheet" href="/static/pecet.css">
+        <link rel="stylesheet" href="/static/tournament.css">
+        <link rel="stylesheet" href="/static/seats.css">{script_tags}</head>
+        <body class="{body_class}">{fragment}</body></html>""",
+        wait_until="load",
+    )

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, ViewportSize
 
 from app.names import NAME_MAX
 from app.pages import render_board_view
-from tests.browser.kit import BOARD_SIZE, keep_screenshot
+from tests.browser.kit import BOARD_SIZE, keep_screenshot, show_fragment
 from tests.conftest import ServerProcess, running_server
 from tests.test_pages import night_payload
 
@@ -86,17 +86,8 @@ def podium(
 ) -> list[dict[str, Any]]:
     page = browser.new_context(viewport=size).new_page()
     try:
-        page.goto(server.base_url + "/static/pecet.css")  # the server's origin
-        page.set_content(
-            f"""<!doctype html><html lang="en"><head>
-            <link rel="stylesheet" href="/static/pecet.css">
-            <link rel="stylesheet" href="/static/tournament.css">
-            <link rel="stylesheet" href="/static/seats.css">
-            <script src="/static/board-fit.js"></script></head>
-            <body class="page-board"><main id="board-socket" class="board">
-            {final_standings(names)}</main></body></html>""",
-            wait_until="load",
-        )
+        fragment = f'<main id="board-socket" class="board">{final_standings(names)}</main>'
+        show_fragment(page, server.base_url, fragment, "page-board", ("board-fit.js",))
         keep_screenshot(page, shot)
         steps: list[dict[str, Any]] = page.evaluate(PODIUM_JS)
         return steps

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from app.pages import render_phone_view
-from tests.browser.kit import PHONE_SIZE, keep_screenshot
+from tests.browser.kit import PHONE_SIZE, keep_screenshot, show_fragment
 from tests.conftest import ServerProcess, running_server
 from tests.test_pages import watcher_payload
 
@@ -42,16 +42,8 @@ def choices(browser: Browser, server: ServerProcess, names: dict[int, str], shot
     live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD", seats=[])
     page = browser.new_context(viewport=PHONE_SIZE).new_page()
     try:
-        page.goto(server.base_url + "/static/pecet.css")  # the server's origin
-        page.set_content(
-            f"""<!doctype html><html lang="en"><head>
-            <link rel="stylesheet" href="/static/pecet.css">
-            <link rel="stylesheet" href="/static/tournament.css">
-            <link rel="stylesheet" href="/static/seats.css"></head>
-            <body class="page-phone"><main class="phone">
-            {render_phone_view(live, payload, "en")}</main></body></html>""",
-            wait_until="load",
-        )
+        fragment = f'<main class="phone">{render_phone_view(live, payload, "en")}</main>'
+        show_fragment(page, server.base_url, fragment, "page-phone")
         keep_screenshot(page, shot)
         return page.evaluate(CHOICES_JS)
     finally:
