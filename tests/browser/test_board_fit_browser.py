@@ -438,6 +438,17 @@ def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
     assert where["bannerBottom"] <= where["height"], where
     assert where["corners"] and not where["armyUnderCorner"], where
     found = faults(page, "hidden_leaders result of a night")
+    if not night:
+        # The night is over: its podium's card stands in the middle of the screen (the
+        # result's row's grid, of the same class, stretched it to the screen's top edge).
+        page.locator("[data-testid=show-standings]").click()
+        card = page.locator("[data-testid=standings] .standings-card")
+        expect(card).to_be_visible()
+        above, below = card.evaluate(
+            """card => { const box = card.getBoundingClientRect();
+                        return [box.top, innerHeight - box.bottom]; }"""
+        )
+        assert above > 8 and abs(above - below) <= 2, (above, below)
     if night:
         # The night's standings, with the same chips and "Next game now" under the table:
         # three long names' chips and the button overran the card, the button squeezed to a
