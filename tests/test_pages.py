@@ -1677,7 +1677,7 @@ def test_a_phone_level_on_points_reads_why_it_stands_ahead_or_behind() -> None:
     assert reasons(0, "en") == ["Level on points with Ben: behind on army strength"]
     assert reasons(0, "cs") == ["Stejně bodů jako Ben: níž kvůli síle armády"]
     assert reasons(0, "ru") == ["Поровну очков с игроком Ben: ниже по силе армии"]
-    assert reasons(0, "hr") == ["Jednako bodova kao Ben: iza po snazi vojske"]
+    assert reasons(0, "hr") == ["Isti broj bodova kao Ben: iza po snazi vojske"]
     # Three level: the one between is behind the first and ahead of the last, each named.
     three = [
         dict(tournament["standings"][0], tiebreak="army_strength", points=0),
@@ -1689,7 +1689,19 @@ def test_a_phone_level_on_points_reads_why_it_stands_ahead_or_behind() -> None:
         "Level on points with Ann: ahead on army strength",
     ]
     shared = [dict(row, tiebreak="shared", behind=None) for row in tournament["standings"]]
+    shared = [dict(row, place=1) for row in shared]
     assert reasons(0, "en", shared) == ["shared place"]
+    # Cid and Ben share first place, and Ben is ahead of Ann: the tie-break of Ben's row is
+    # the one with Ann, and Ben's phone still says the place is shared.
+    first_shared = [
+        dict(tournament["standings"][0], tiebreak="shared", points=0),
+        dict(tournament["standings"][1], place=1, tiebreak="army_strength"),
+        tournament["standings"][2],
+    ]
+    assert reasons(1, "en", first_shared) == [
+        "shared place",
+        "Level on points with Ann: ahead on army strength",
+    ]
     # The night over, a Czech phone reads its final place and the table's caption apart
     # (both read "Konečné pořadí").
     over = dict(tournament, over=True, next=None)

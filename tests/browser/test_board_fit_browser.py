@@ -215,7 +215,11 @@ def test_the_lobby_column_shows_when_more_of_it_lies_below(
     # The keyboard's place is the box's title: left on the button in the closed box, the
     # frame that follows the answer gave the focus back to the button and opened the box.
     expect(summary).to_be_focused()
+    # Once the change's frame has drawn the board anew (the night now has 2 games), the box
+    # is still closed and its title still has the focus.
+    expect(summary).to_contain_text("2 games")
     expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
+    expect(summary).to_be_focused()
     expect(page.locator("[data-testid=plan]")).to_be_in_viewport()
     page.reload()  # and it is not kept open for the next visit
     expect(page.locator("[data-testid=tournament-form] form")).to_be_hidden()
@@ -393,12 +397,12 @@ BANNER_AND_CORNER_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("night", [True, False], ids=["night", "night-over"])
+@pytest.mark.parametrize("kind", ["night", "night-over", "duel"])
 @pytest.mark.parametrize(
     "size", [BOARD_SIZE, {"width": 1280, "height": 720}], ids=["1080p", "720p"]
 )
 def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
-    server: ServerProcess, browser: Browser, artifacts: Path, size: ViewportSize, night: bool
+    server: ServerProcess, browser: Browser, artifacts: Path, size: ViewportSize, kind: str
 ) -> None:
     """After a duel of a night, the banner asks who is ready for the next game, a chip for
     every entrant: four long names took a line each between the armies and pushed the
@@ -406,12 +410,13 @@ def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
     the corner's buttons. The armies now stand in a column at the left, above the corner,
     and the banner's chips and buttons flow across the rest of the width. Without a ready
     line (the night's last game: here of two entrants, one game), an army with a long name
-    over two lines ran under the corner too: its heroes now stand beside its strength."""
+    over two lines ran under the corner too: its heroes now stand beside its strength. A duel
+    of its own, with its two chips, stands so too."""
+    night = kind == "night"
     base = server.base_url
     api = httpx.Client(base_url=base, timeout=10)
-    room = api.post(
-        "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 1}}
-    ).json()
+    tournament = {} if kind == "duel" else {"tournament": {"count": 1}}
+    room = api.post("/api/rooms", json={"game": "hidden_leaders", **tournament}).json()
     code, host = room["code"], room["host_token"]
     names = NIGHT_NAMES if night else NIGHT_NAMES[:2]
     tokens = [join(api, code, name)["token"] for name in names]
@@ -419,26 +424,28 @@ def test_a_night_s_ready_line_keeps_the_hidden_leaders_result_on_screen(
     play_to_end(api, code, tokens, max_orders=400)
     page = ended_board(browser, base, code, host, "en")
     page.set_viewport_size(size)
-    page.locator(".final [data-testid=ready-line]" if night else ".final .banner").wait_for()
-    expect(page.locator(".final [data-testid=ready-line]")).to_have_count(1 if night else 0)
+    page.locator(".final .banner").wait_for()
+    has_ready_line = kind != "night-over"
+    expect(page.locator(".final [data-testid=ready-line]")).to_have_count(int(has_ready_line))
     page.evaluate(
         "() => document.querySelectorAll('.scoring').forEach(s => s.classList.add('instant'))"
     )
     # The factions' panels as tall as the tallest a night has drawn (long names, sums and a
-    # verdict over three lines each, a row lost for no presence), whatever this deal drew.
+    # verdict over three lines each, a row lost for no presence), whatever this deal drew: a
+    # deal decides no more than that.
     page.evaluate(
-        f"() => document.querySelectorAll('.scoring .step')"
-        f".forEach(s => s.style.minHeight = '{TALLEST_FACTION_PANEL_PX}px')"
+        f"() => document.querySelectorAll('.scoring .step').forEach(s => {{"
+        f" s.style.height = '{TALLEST_FACTION_PANEL_PX}px'; s.style.overflow = 'hidden'; }})"
     )
     # And the banner as tall as it gets: with the line of a win on equal strength (L6.9).
     page.evaluate(BANNER_REASON_JS)
-    shot = f"board-fit-hidden_leaders-{'night' if night else 'night-over'}-{size['height']}p.png"
+    shot = f"board-fit-hidden_leaders-{kind}-{size['height']}p.png"
     keep_screenshot(page, artifacts / shot)
     where = page.evaluate(BANNER_AND_CORNER_JS)
     assert where["bannerBottom"] <= where["height"], where
     assert where["corners"] and not where["armyUnderCorner"], where
     found = faults(page, "hidden_leaders result of a night")
-    if not night:
+    if kind == "night-over":
         # The night is over: its podium's card stands in the middle of the screen (the
         # result's row's grid, of the same class, stretched it to the screen's top edge).
         page.locator("[data-testid=show-standings]").click()
