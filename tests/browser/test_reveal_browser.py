@@ -221,8 +221,16 @@ STEP_TIMES_JS = """(kind) => {
 }"""
 
 
-UNOWNED_FILL = "rgb(42, 48, 59)"
-"""A field nobody owns (heirs.css)."""
+UNOWNED_FILL_JS = """(field) => {
+  const poly = document.querySelector('.hx-field[data-field="' + field + '"] polygon');
+  const bare = poly.cloneNode();
+  bare.style.fill = '';
+  poly.parentNode.appendChild(bare);
+  const fill = getComputedStyle(bare).fill;
+  bare.remove();
+  return fill;
+}"""
+"""The fill of ``field`` while nobody owns it: its ring's shade (heirs.css), read off the board."""
 
 # What the board shows of ``field`` as each step's frame comes, once its own scripts have run
 # (the walk of the tokens): the field's fill and the opacity of the Signs just won.
@@ -364,7 +372,8 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
             before_view = playback[battle_step[0] - 1]["view"]
             after_view = playback[battle_step[0]]["view"]
             owners = (before_view["owners"][at], after_view["owners"][at])
-            assert arrival["fill"] == (owner_fill(before_view, owners[0]) or UNOWNED_FILL), (
+            unowned = board.evaluate(UNOWNED_FILL_JS, battle["field"])
+            assert arrival["fill"] == (owner_fill(before_view, owners[0]) or unowned), (
                 arrival,
                 owners,
             )
@@ -378,7 +387,7 @@ def test_the_board_reveals_step_by_step_and_the_match_replays(
                 )
             ], arrival
             expect(board.locator(f'.hx-field[data-field="{battle["field"]}"] polygon')).to_have_css(
-                "fill", owner_fill(after_view, owners[1]) or UNOWNED_FILL
+                "fill", owner_fill(after_view, owners[1]) or unowned
             )
             expect(board.locator("[data-testid=history]")).to_contain_text(
                 f"Battle on {battle['field']}"
