@@ -42,9 +42,19 @@ def _finite_float(text: str) -> float:
     return number
 
 
-def json_depth_exceeds(value: Any, limit: int) -> bool:
+def json_depth_exceeds(value: Any, limit: int, text: str | bytes | None = None) -> bool:
     """Whether arrays and objects nest more than ``limit`` levels (iterative: a deep value
-    must not exhaust the stack being measured)."""
+    must not exhaust the stack being measured). Given the ``text`` it was parsed from, a
+    text that opens ``limit`` arrays and objects or fewer is not walked: it cannot nest
+    deeper (an order opens about a dozen, and every phone's order is checked)."""
+    if text is not None:
+        opened = (
+            text.count("{") + text.count("[")
+            if isinstance(text, str)
+            else (text.count(b"{") + text.count(b"["))
+        )
+        if opened <= limit:
+            return False
     pending: list[tuple[Any, int]] = [(value, 0)]
     while pending:
         item, depth = pending.pop()
@@ -73,7 +83,7 @@ def parse_strict_json(body: bytes) -> Any:
         raise NotStrictJSON("the body is not UTF-8 text") from error
     except ValueError as error:  # an integer longer than Python converts (4300 digits)
         raise NotStrictJSON("a number in the body has too many digits") from error
-    if json_depth_exceeds(value, MAX_JSON_DEPTH):
+    if json_depth_exceeds(value, MAX_JSON_DEPTH, body):
         raise NotStrictJSON(f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
     return value
 

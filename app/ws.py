@@ -61,6 +61,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from app import i18n
 from app.errors import RoomError, RoomNotFound
 from app.hub import POLICY_VIOLATION, Connection, Hub
+from app.limits_http import MAX_JSON_DEPTH, json_depth_exceeds
 from app.live import LiveRoom, hash_token
 from app.pages import HOST_COOKIE, SEAT_COOKIE
 from app.rooms import RoomService
@@ -69,7 +70,6 @@ from engine.core import JSON
 log = logging.getLogger("pecet.ws")
 
 MAX_FRAME = 64 * 1024
-MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a frame may have; orders need about 5."""
 FormTranslator = Callable[[LiveRoom, JSON], JSON]
 
@@ -299,40 +299,21 @@ async def _handle(
 
 
 def _parse(text: str | None, lang: str) -> dict[str, Any]:
-    """The JSON object a text frame carries; raises :class:`FrameRefused` for anything else."""
-    with i18n.use_language(lang):
-        if text is None:
+    """The JSON object a text frame carries; raises :class:`FrameRefused` for anything else,
+    told in ``lang`` (entered only then: every phone's order passes here)."""
+    if text is None:
+        with i18n.use_language(lang):
             raise FrameRefused("binary", i18n.gettext("Frames must be text: JSON objects."))
-        if len(text) > MAX_FRAME:
-            raise FrameRefused(
-                "too_large",
-                i18n.gettext("Frames are at most %(size)s KiB.") % {"size": MAX_FRAME // 1024},
-            )
-        malformed = FrameRefused("malformed", i18n.gettext("Frames must be JSON objects."))
-        try:
-            # json.loads recurses: 30,000 "[" in 64 KiB exhaust its stack.
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            raise malformed from None
-        if not isinstance(message, dict) or _too_deep(message):
-            raise malformed
+    if len(text) > MAX_FRAME:
+        with i18n.use_language(lang):
+            detail = i18n.gettext("Frames are at most %(size)s KiB.") % {"size": MAX_FRAME // 1024}
+            raise FrameRefused("too_large", detail)
+    try:
+        # json.loads recurses: 30,000 "[" in 64 KiB exhaust its stack.
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        message = None
+    if not isinstance(message, dict) or json_depth_exceeds(message, MAX_JSON_DEPTH, text):
+        with i18n.use_language(lang):
+            raise FrameRefused("malformed", i18n.gettext("Frames must be JSON objects."))
     return message
-
-
-def _too_deep(value: object) -> bool:
-    """Whether arrays and objects nest deeper than ``MAX_DEPTH`` in ``value``; iterative, so
-    that no later step (the engines, the order log) recurses through a frame's nesting."""
-    pending: list[tuple[object, int]] = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        children: list[object]
-        if isinstance(item, dict):
-            children = list(item.values())
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > MAX_DEPTH:
-            return True
-        pending.extend((child, depth + 1) for child in children)
-    return False

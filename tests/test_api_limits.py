@@ -5,13 +5,14 @@ Through the real app in process: the limits live in its routing and middleware.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.limits_http import MAX_BODY_BYTES, MAX_JSON_DEPTH
+from app.limits_http import MAX_BODY_BYTES, MAX_JSON_DEPTH, json_depth_exceeds
 from engine.tournament import MAX_GAMES, MAX_ROUNDS, Plan
 from tests.play import auth, create_room, join
 
@@ -128,6 +129,23 @@ def test_deep_json_is_refused_with_a_reason(client: TestClient) -> None:
         changed = post_raw(client, f"/api/rooms/{code}/options", options, host)
         assert changed.status_code == 422
     assert client.get(f"/api/rooms/{code}").json()["options"] == {}
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_the_depth_limit_holds_at_its_edge_whether_or_not_the_text_is_walked(
+    as_bytes: bool,
+) -> None:
+    """A text that opens no more arrays and objects than the limit is taken without walking
+    its value; one that opens more is walked, and only its nesting decides."""
+    at_limit = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
+    over = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
+    wide = json.dumps({"moves": [{"to": [n]} for n in range(MAX_JSON_DEPTH)]})  # 3 deep
+    strings = json.dumps({"name": "{[" * MAX_JSON_DEPTH})  # brackets only inside a string
+    for text, deeper in ((at_limit, False), (over, True), (wide, False), (strings, False)):
+        value = json.loads(text)
+        given = text.encode() if as_bytes else text
+        assert json_depth_exceeds(value, MAX_JSON_DEPTH, given) is deeper, text[:40]
+        assert json_depth_exceeds(value, MAX_JSON_DEPTH) is deeper, text[:40]
 
 
 @pytest.mark.parametrize(
