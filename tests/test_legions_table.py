@@ -742,8 +742,8 @@ def test_g6_4_the_attackers_take_says_where_the_legion_left_sends_the_attack() -
 
 
 def test_g6_4_in_russian_the_legion_left_is_named_as_a_legion() -> None:
-    """A legion's label is its number and guild ("2 Воины"): after "останется" it read as a
-    count in the wrong case ("2 warriors remains"). It is named as the legion it is."""
+    """A legion's label is its guild and number ("Воины 2"; "2 Воины" read as a count in the
+    wrong case, after "останется" too: "2 warriors remains"). It is named as the legion it is."""
     rules = get_rules("legions")
     named = 0
     state = rules.setup(2, 1, {})
@@ -762,7 +762,7 @@ def test_g6_4_in_russian_the_legion_left_is_named_as_a_legion() -> None:
                     ]
                 for sub in subs:
                     if "рубашкой" not in sub:  # the face-down one is no label
-                        assert re.search(r"останется легион «\d+ [^»]+»: ", sub), sub
+                        assert re.search(r"останется легион «[^»\d]+ \d+»: ", sub), sub
                         named += 1
             state = rules.submit(state, seat, rules.bot_order(state, seat))
         if rules.ready(state):
@@ -825,3 +825,17 @@ def test_g1_4_the_hexer_s_targets_say_where_each_legion_stands() -> None:
     with i18n.use_language("hr"):
         names = {o["where"]["name"] for o in choices}
     assert len(names) == 2 and all(names)
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [("en", "9 Politicians"), ("cs", "Politici 9"), ("hr", "Političari 9"), ("ru", "Политики 9")],
+)
+def test_a_legion_s_label_puts_its_number_where_the_language_reads_it(
+    lang: str, label: str
+) -> None:
+    """A number before a guild's plural name reads as a count in the wrong case in Czech,
+    Croatian and Russian ("Король (9 Политики)" in the reveal's line): they name the guild
+    first."""
+    with i18n.use_language(lang):
+        assert screens.card_label("L09") == label  # 9, blue: the Politicians

@@ -164,7 +164,14 @@ def card_text(card: Mapping[str, Any] | str | None) -> str:
 def card_label(card: Mapping[str, Any] | str | None) -> str:
     """A legion's number and guild, without its reward: for lines naming several."""
     info = card_info(card)
-    return "" if info is None else f"{info['number']} {info['guild_name']}"
+    if info is None:
+        return ""
+    # Its own message: a language that cannot put a number before a guild's name in the
+    # nominative ("9 Politicians") names the guild first.
+    return i18n.gettext("%(number)s %(guild)s") % {
+        "number": info["number"],
+        "guild": info["guild_name"],
+    }
 
 
 def hero_info(hero: Mapping[str, Any] | str) -> JSON:
