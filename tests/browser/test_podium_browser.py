@@ -130,3 +130,89 @@ def test_a_name_of_one_long_word_stays_inside_its_step(
     assert third["contentLeft"] >= third["left"] - 0.5, third
     assert third["contentRight"] <= third["right"] + 0.5, third
     assert third["top"] > third["titleBottom"], third
+
+
+def larger_night(players: int, over: bool) -> dict[str, Any]:
+    """A night of ``players`` after six games (over, or with a seventh to come), every seat
+    with two words of a name, a tie-break beside two rows and the watchers' predictions
+    scored: the tallest a standings card gets."""
+    coming = (
+        None if over else {"game": "hidden_leaders", "number": 7, "stage": 0, "players": [0, 1]}
+    )
+    payload: dict[str, Any] = night_payload(standings_mode="shown", over=over, next=coming)
+    names = ["Alexandrina Konstantinov", "Bo Li", "Hieronymus Přemyslovna", "Dora Dee"]
+    names += ["Ema Novak", "Filip Horvat"]
+    payload["seats"] = [
+        {"seat": s, "name": names[s], "bot": False, "connected": True, "away_since": None}
+        for s in range(players)
+    ]
+    tiebreaks = ["army_strength", None, "council"] + [None] * players
+    payload["tournament"]["standings"] = [
+        {
+            "seat": s,
+            "points": players - s,
+            "per_game": [
+                1 if (s + g) % 3 == 0 else (None if (s + g) % 3 == 1 else 0) for g in range(6)
+            ],
+            "place": s + 1,
+            "tiebreak": tiebreaks[s],
+        }
+        for s in range(players)
+    ]
+    payload["tournament"]["games_played"] = ["hidden_leaders"] * 6
+    payload["tournament"]["played"] = 6
+    payload["tournament"]["total"] = 6 if over else 15
+    payload["tournament"]["oracle"] = [{"seat": s, "points": s % 3} for s in range(players)]
+    payload["predictions"] = [
+        {
+            "seat": s,
+            "winner": 0,
+            "ending": None,
+            "right_winner": s % 2 == 0,
+            "right_ending": False,
+            "points": 1 if s % 2 == 0 else 0,
+        }
+        for s in range(2, players)
+    ]
+    return payload
+
+
+CARD_FIT_JS = """() => {
+  const card = document.querySelector('.standings-overlay .standings-card');
+  const back = card.querySelector('[data-testid="hide-standings"]').getBoundingClientRect();
+  const box = card.getBoundingClientRect();
+  return {overflow: card.scrollHeight - card.clientHeight, backBottom: back.bottom,
+          cardBottom: box.bottom, viewport: window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("over", [True, False], ids=["final", "between-games"])
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize(
+    "size", [BOARD_SIZE, {"width": 1280, "height": 720}], ids=["1080p", "720p"]
+)
+def test_the_standings_fit_the_tv_with_the_button_back_to_the_result(
+    server: ServerProcess,
+    browser: Browser,
+    artifacts: Path,
+    size: ViewportSize,
+    players: int,
+    over: bool,
+) -> None:
+    """A walk through a night of four (six games, the watchers' predictions beside the
+    table) found the final card 44 px taller than a TV holds: "Back to the result" was cut by
+    the card's edge, and a TV is not scrolled from the sofa."""
+    page = browser.new_context(viewport=size).new_page()
+    try:
+        live: Any = SimpleNamespace(game="hidden_leaders", code="ABCD")
+        night = larger_night(players, over)
+        board = render_board_view(live, night, "en", host=True, join_url="x")
+        fragment = f'<main id="board-socket" class="board">{board}</main>'
+        show_fragment(page, server.base_url, fragment, "page-board", ("board-fit.js",))
+        kind = "final" if over else "between"
+        keep_screenshot(page, artifacts / f"standings-{kind}-{players}-{size['height']}p.png")
+        fit: dict[str, float] = page.evaluate(CARD_FIT_JS)
+    finally:
+        page.context.close()
+    assert fit["overflow"] <= 1, fit
+    assert fit["backBottom"] <= fit["cardBottom"] <= fit["viewport"], fit
