@@ -508,6 +508,20 @@
     } catch (e) { /* fine */ }
   }
   ["input", "change", "focusin"].forEach(function (kind) { document.addEventListener(kind, keepInUse, true); });
+  // The keyboard's focus going to a control an open panel lies over (the host's menu over the
+  // board's log and its corner, kept open across a reload) closes the panel: the focus was
+  // there, unseen, for six Tabs. A click cannot land under a panel; only the keyboard does.
+  document.addEventListener("focusin", function (evt) {
+    var target = evt.target;
+    if (!target || !target.getBoundingClientRect) return;
+    var box = target.getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    var top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    var over = top && top.closest ? top.closest("details[data-open-for][open]") : null;
+    if (!over || over.contains(target)) return;
+    over.open = false;
+    try { sessionStorage.removeItem(openKey(over)); } catch (e) { /* fine */ }
+  });
   // Escape closes the panel open over the page (the host's menu over the duel's log), the
   // innermost first; the focus goes back to its title. Only a click on the title did.
   document.addEventListener("keydown", function (evt) {
@@ -581,26 +595,46 @@
       if (now - lastPing <= ANSWER_WITHIN_MS) return;
       connected = false;
       showConnection(true);
-      var again = sentUnheard.filter(function (sent) { return sent.at >= lastHeard; });
-      sentUnheard = [];
-      // The old socket is let go without a word: closed, it would make htmx open another
-      // socket in place of the new one (a dead connection closes as "abnormal").
-      if (lastSocket) {
-        lastSocket.letGo = true;
-        lastSocket.onclose = null;
-        lastSocket.onerror = null;
-        try { lastSocket.close(); } catch (e) { /* already closing */ }
-      }
-      socket.reconnect();  // the messages below wait for the new socket to open
-      again.forEach(function (sent) { socket.send(sent.message); });
-      var queued = document.querySelector("#connection .connection-queued");
-      if (queued && again.length) queued.hidden = false;
+      connectAgain();
       return;
     }
     if (now - lastFrame < IDLE_PING_MS || now - lastPing < IDLE_PING_MS) return;
     lastPing = now;
     socket.send(JSON.stringify({ type: "ping" }));
   }
+  // A new socket in place of one that may be dead, and what was sent since the server was
+  // last heard sent again on it (the server takes an order sent twice once).
+  function connectAgain() {
+    var again = sentUnheard.filter(function (sent) { return sent.at >= lastHeard; });
+    sentUnheard = [];
+    // The old socket is let go without a word: closed, it would make htmx open another
+    // socket in place of the new one (a dead connection closes as "abnormal").
+    if (lastSocket) {
+      lastSocket.letGo = true;
+      lastSocket.onclose = null;
+      lastSocket.onerror = null;
+      try { lastSocket.close(); } catch (e) { /* already closing */ }
+    }
+    socket.reconnect();  // the messages below wait for the new socket to open
+    again.forEach(function (sent) { socket.send(sent.message); });
+    var queued = document.querySelector("#connection .connection-queued");
+    if (queued && again.length) queued.hidden = false;
+  }
+  // The browser knows at once when the device has no network (Wi-Fi off, out of range): the
+  // page says so then, not a ping's 12 s later, and a tap meanwhile says it waits; back
+  // online, it connects again at once rather than at its next try.
+  var wentOffline = false;
+  window.addEventListener("offline", function () {
+    if (!connectedOnce) return;
+    wentOffline = true;
+    connected = false;
+    showConnection(true);
+  });
+  window.addEventListener("online", function () {
+    if (!wentOffline || !socket) return;
+    wentOffline = false;
+    connectAgain();
+  });
   document.addEventListener("htmx:wsBeforeMessage", function () {
     lastHeard = Date.now();
     sentUnheard = [];

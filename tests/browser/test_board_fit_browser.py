@@ -631,3 +631,50 @@ def test_the_hosts_show_standings_button_covers_nothing_of_the_result(
         expect(page.locator("[data-testid=standings]")).to_be_visible()
     finally:
         page.context.close()
+
+
+# The focused element, and whether it is the topmost thing at its own middle (not under a
+# panel), with whether the host's menu is open.
+FOCUS_IN_SIGHT_JS = """() => {
+  const focused = document.activeElement;
+  if (!focused || focused === document.body) return null;
+  const box = focused.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {
+    what: focused.outerHTML.slice(0, 80),
+    inSight: !!top && (top === focused || focused.contains(top) || top.contains(focused)),
+    menuOpen: !!document.querySelector('.host-menu[open]'),
+  };
+}"""
+
+
+def test_the_keyboard_never_goes_under_the_open_host_menu(
+    server: ServerProcess, browser: Browser, artifacts: Path
+) -> None:
+    """A walk reloaded a duel's board with the host's menu open (it stays open across a
+    reload for its minute) and pressed Tab: the first six stops, the log and the corner's
+    links, lay under the open menu, their focus out of sight. The focus going under it now
+    closes the menu."""
+    base = server.base_url
+    api = httpx.Client(base_url=base, timeout=10)
+    code, host, _seats = lobby_with_bots(api, "hidden_leaders", ("Ann", "Ben"))
+    assert api.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    page = open_board(browser, base, code, host, {"width": 1280, "height": 720})
+    page.locator("#board-view[data-status=playing]").wait_for()
+    page.locator(".host-menu > summary").click()
+    page.locator(".host-menu form .button").first.wait_for()
+    page.reload()
+    expect(page.locator(".host-menu[open]")).to_have_count(1)
+    page.evaluate("() => { document.activeElement?.blur(); }")
+    stops = []
+    for _press in range(12):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(FOCUS_IN_SIGHT_JS)
+        if stop is None:
+            continue
+        stops.append(stop)
+        assert stop["inSight"], stops
+    keep_screenshot(page, artifacts / "board-fit-focus-under-menu.png")
+    assert stops, "Tab reached nothing"
+    assert any(not stop["menuOpen"] for stop in stops), "the focus went under the menu: closed"
+    page.context.close()

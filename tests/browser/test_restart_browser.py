@@ -122,6 +122,15 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             browser.close()
 
 
+UNNOTICED_JS = """() => {
+  for (const kind of ['offline', 'online']) {
+    window.addEventListener(kind, event => event.stopImmediatePropagation(), true);
+  }
+}"""
+"""Hides the network's going and coming from the page: listening on the window in its
+capture phase, first, it stops the page's own listeners from hearing of it."""
+
+
 def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arrives(
     tmp_path: Path, artifacts: Path
 ) -> None:
@@ -142,6 +151,9 @@ def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arriv
             )
             for phone in (alice, bob):
                 expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+            # Wi-Fi that drops without the device noticing: the browser's offline mode
+            # without the offline event it fires (that one has a test of its own).
+            bob.evaluate(UNNOTICED_JS)
             bob.context.set_offline(True)
             bob.locator("[data-testid=seal-form] .lg-pick").first.click()
             bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
@@ -158,5 +170,43 @@ def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arriv
                 "the seal tapped into the dead socket arrived on the new one",
             )
             expect(alice.locator("[data-testid=seal-form]")).to_be_visible()
+        finally:
+            browser.close()
+
+
+def test_a_phone_that_goes_offline_says_so_at_once_and_its_seal_arrives_once_online(
+    tmp_path: Path, artifacts: Path
+) -> None:
+    """A walk took a phone offline mid-turn and tapped its order: for 12 s nothing said the
+    phone had no network (the ping's wait), though the browser knew at once. The page now
+    says so when the browser does, the tap says it waits, and back online the page connects
+    again at once and the order arrives."""
+    with running_server(tmp_path) as server, sync_playwright() as playwright:
+        base = server.base_url
+        api = httpx.Client(base_url=base, timeout=10)
+        code, _host, tokens = start_duel(api, "legions", ("Alice", "Bob"))
+        browser = launch(playwright)
+        try:
+            alice, bob = (
+                open_page(browser, f"{base}/r/{code}", {f"pecet_seat_{code}": token}, True)
+                for token in tokens
+            )
+            for phone in (alice, bob):
+                expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
+            bob.context.set_offline(True)
+            # Well inside the ping's 10 + 12 s: only the browser's own word can say it so soon.
+            expect(bob.locator("#connection")).to_be_visible(timeout=3_000)
+            bob.locator("[data-testid=seal-form] .lg-pick").first.click()
+            bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
+            expect(bob.locator("#connection .connection-queued")).to_be_visible()
+            keep_screenshot(bob, artifacts / "offline-phone.png")
+            assert api.get(f"/api/rooms/{code}").json()["commitments"] == {}
+
+            bob.context.set_offline(False)
+            expect(bob.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
+            wait_for(
+                lambda: list(api.get(f"/api/rooms/{code}").json()["commitments"]) == ["1"],
+                "the seal tapped offline arrived once the phone was back online",
+            )
         finally:
             browser.close()
