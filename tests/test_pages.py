@@ -1738,6 +1738,47 @@ def test_a_watcher_posts_its_prediction_from_the_phone(client: TestClient) -> No
     assert refused.status_code == 409 and "first move" in refused.text
 
 
+def test_a_watcher_who_had_not_predicted_is_told_predictions_closed_with_the_first_move(
+    client: TestClient,
+) -> None:
+    """A walk's watcher had its offer vanish without a word when the first move was played:
+    its phone said only "You are watching". It now says the predictions closed; a watcher who
+    predicted keeps its sealed card."""
+    created = client.post(
+        "/api/rooms", json={"game": "hidden_leaders", "tournament": {"count": 1}}
+    ).json()
+    code, host = created["code"], created["host_token"]
+    seats = [joined_seat(client, code, name) for name in ("Ann", "Ben", "Cid", "Dan")]
+    assert client.post(f"/api/rooms/{code}/start", headers=auth(host)).status_code == 200
+    board = client.get(f"/api/rooms/{code}").json()
+    playing = [p["seat"] for p in board["players"]]
+    silent, predicting = [s for s in seats if s["seat"] not in playing]
+    client.cookies.set(f"pecet_seat_{code}", predicting["token"])
+    made = client.post(f"/r/{code}/predict", data={"winner": str(playing[0])}, headers=HX)
+    assert made.status_code == 204
+    client.cookies.set(f"pecet_seat_{code}", silent["token"])
+    before = client.get(f"/r/{code}").text
+    assert 'data-testid="predict"' in before and "prediction-closed" not in before
+
+    first = board["to_act"][0]
+    token = next(s["token"] for s in seats if s["seat"] == first)
+    while client.get(f"/api/rooms/{code}").json()["to_act"] == [first]:
+        me = client.get(f"/api/rooms/{code}/me", headers=auth(token)).json()
+        order = order_from_prompt(me["prompt"])
+        sealed = client.post(f"/api/rooms/{code}/orders", json=order, headers=auth(token))
+        assert sealed.status_code == 202, sealed.text
+
+    after = client.get(f"/r/{code}").text
+    assert 'data-testid="predict"' not in after
+    assert "Predictions for this match closed with its first move." in after
+    client.cookies.set(f"pecet_seat_{code}", predicting["token"])
+    sealed_card = client.get(f"/r/{code}").text
+    assert 'data-testid="prediction-sealed"' in sealed_card
+    assert "prediction-closed" not in sealed_card
+    client.cookies.set(f"pecet_seat_{code}", token)
+    assert "prediction-closed" not in client.get(f"/r/{code}").text, "a player is no watcher"
+
+
 def test_after_a_game_the_phone_offers_the_next_one_right_under_its_result(
     client: TestClient,
 ) -> None:
