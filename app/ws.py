@@ -70,7 +70,8 @@ from engine.core import JSON
 log = logging.getLogger("pecet.ws")
 
 MAX_FRAME = 64 * 1024
-"""The deepest nesting of arrays and objects a frame may have; orders need about 5."""
+"""The longest text frame a socket takes; an order is a few hundred bytes. Its nesting is
+bounded as a request body's is (``MAX_JSON_DEPTH``)."""
 FormTranslator = Callable[[LiveRoom, JSON], JSON]
 
 
