@@ -37,11 +37,17 @@ BACK_WITHIN_S = 6.0
 again at most every 4 s (static/pecet.js), plus time to connect and draw."""
 
 
-def open_page(browser: Browser, url: str, cookies: dict[str, str], phone: bool) -> Page:
+def open_page(
+    browser: Browser, url: str, cookies: dict[str, str], phone: bool, before_page: str = ""
+) -> Page:
+    """The page at ``url`` with ``cookies``; ``before_page``, a script run before the page's
+    own."""
     if phone:
         context = browser.new_context(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
     else:
         context = browser.new_context(viewport=BOARD_SIZE)
+    if before_page:
+        context.add_init_script(before_page)
     origin = "/".join(url.split("/", 3)[:3])
     context.add_cookies([{"name": n, "value": v, "url": origin} for n, v in cookies.items()])
     page = context.new_page()
@@ -122,23 +128,28 @@ def test_the_pages_come_back_soon_after_a_restart_and_a_seal_meanwhile_waits(
             browser.close()
 
 
-UNNOTICED_JS = """() => {
+UNNOTICED = """
   for (const kind of ['offline', 'online']) {
     window.addEventListener(kind, event => event.stopImmediatePropagation(), true);
   }
-}"""
-"""Hides the network's going and coming from the page: listening on the window in its
-capture phase, first, it stops the page's own listeners from hearing of it."""
+"""
+"""Hides the network's going and coming from a page: listening on the window before the
+page's own scripts do, it stops their listeners from hearing of it."""
 
 
-def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arrives(
-    tmp_path: Path, artifacts: Path
+@pytest.mark.parametrize("noticed", [False, True], ids=["unnoticed", "offline-event"])
+def test_a_phone_that_loses_its_network_says_so_and_its_seal_arrives_once_it_is_back(
+    tmp_path: Path, artifacts: Path, noticed: bool
 ) -> None:
-    """A phone's Wi-Fi drops and nothing closes its socket (Chromium's offline mode does the
-    same): before, the page never showed "Reconnecting…", a seal tapped then seemed to do
-    nothing, and the TV went on showing the seat there. The page's ping gets no answer, so
-    it says so and opens a new socket, and the seal it sent into the dead one goes out again
-    on the new one once the phone is back."""
+    """Unnoticed: a phone's Wi-Fi drops and nothing closes its socket, nor tells the browser.
+    Before, the page never showed "Reconnecting…", a seal tapped then seemed to do nothing,
+    and the TV went on showing the seat there. The page's ping gets no answer, so it says so
+    and opens a new socket, and the seal it sent into the dead one goes out again on the new
+    one once the phone is back.
+
+    Noticed: a walk took a phone offline mid-turn and tapped its order, and for 12 s nothing
+    said the phone had no network (the ping's wait), though the browser knew at once. The
+    page now says so when the browser does, and back online connects again at once."""
     with running_server(tmp_path) as server, sync_playwright() as playwright:
         base = server.base_url
         api = httpx.Client(base_url=base, timeout=10)
@@ -146,67 +157,39 @@ def test_a_phone_whose_connection_dies_unclosed_says_so_and_its_seal_still_arriv
         browser = launch(playwright)
         try:
             alice, bob = (
-                open_page(browser, f"{base}/r/{code}", {f"pecet_seat_{code}": token}, True)
-                for token in tokens
+                open_page(
+                    browser,
+                    f"{base}/r/{code}",
+                    {f"pecet_seat_{code}": token},
+                    True,
+                    before_page="" if noticed or seat == 0 else UNNOTICED,
+                )
+                for seat, token in enumerate(tokens)
             )
             for phone in (alice, bob):
                 expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
-            # Wi-Fi that drops without the device noticing: the browser's offline mode
-            # without the offline event it fires (that one has a test of its own).
-            bob.evaluate(UNNOTICED_JS)
+            went = time.monotonic()
             bob.context.set_offline(True)
+            if noticed:
+                # Well inside the ping's 10 + 12 s: only the browser's word says it so soon.
+                expect(bob.locator("#connection")).to_be_visible(timeout=3_000)
             bob.locator("[data-testid=seal-form] .lg-pick").first.click()
             bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
-            # The page pings a quiet socket every 10 s and waits 12 s for the answer.
+            # Unnoticed, the page pings a quiet socket every 10 s and waits 12 s for the answer.
             expect(bob.locator("#connection")).to_be_visible(timeout=40_000)
             expect(bob.locator("#connection .connection-queued")).to_be_visible()
+            if not noticed:  # its ping said it: the page never heard of the network going
+                assert time.monotonic() - went > 12, "told sooner than a ping's answer is due"
             assert api.get(f"/api/rooms/{code}").json()["commitments"] == {}
-            keep_screenshot(bob, artifacts / "dead-connection-phone.png")
+            shot = "offline-phone.png" if noticed else "dead-connection-phone.png"
+            keep_screenshot(bob, artifacts / shot)
 
             bob.context.set_offline(False)
             expect(bob.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
             wait_for(
                 lambda: list(api.get(f"/api/rooms/{code}").json()["commitments"]) == ["1"],
-                "the seal tapped into the dead socket arrived on the new one",
+                "the seal tapped without a network arrived once the phone was back",
             )
             expect(alice.locator("[data-testid=seal-form]")).to_be_visible()
-        finally:
-            browser.close()
-
-
-def test_a_phone_that_goes_offline_says_so_at_once_and_its_seal_arrives_once_online(
-    tmp_path: Path, artifacts: Path
-) -> None:
-    """A walk took a phone offline mid-turn and tapped its order: for 12 s nothing said the
-    phone had no network (the ping's wait), though the browser knew at once. The page now
-    says so when the browser does, the tap says it waits, and back online the page connects
-    again at once and the order arrives."""
-    with running_server(tmp_path) as server, sync_playwright() as playwright:
-        base = server.base_url
-        api = httpx.Client(base_url=base, timeout=10)
-        code, _host, tokens = start_duel(api, "legions", ("Alice", "Bob"))
-        browser = launch(playwright)
-        try:
-            alice, bob = (
-                open_page(browser, f"{base}/r/{code}", {f"pecet_seat_{code}": token}, True)
-                for token in tokens
-            )
-            for phone in (alice, bob):
-                expect(phone.locator("[data-testid=seal-form]")).to_be_visible()
-            bob.context.set_offline(True)
-            # Well inside the ping's 10 + 12 s: only the browser's own word can say it so soon.
-            expect(bob.locator("#connection")).to_be_visible(timeout=3_000)
-            bob.locator("[data-testid=seal-form] .lg-pick").first.click()
-            bob.locator("[data-testid=seal-form] [data-testid=seal]").click()
-            expect(bob.locator("#connection .connection-queued")).to_be_visible()
-            keep_screenshot(bob, artifacts / "offline-phone.png")
-            assert api.get(f"/api/rooms/{code}").json()["commitments"] == {}
-
-            bob.context.set_offline(False)
-            expect(bob.locator("#connection")).to_be_hidden(timeout=BACK_WITHIN_S * 1000)
-            wait_for(
-                lambda: list(api.get(f"/api/rooms/{code}").json()["commitments"]) == ["1"],
-                "the seal tapped offline arrived once the phone was back online",
-            )
         finally:
             browser.close()
