@@ -424,9 +424,13 @@
     if (column) column.scrollTop = 0;
     // The keyboard's place moves to the box's title: left on the button inside the closed
     // box, a frame that came before the browser moved it away took the focus back to that
-    // button and opened the box again (a busy machine; see wsAfterMessage above).
+    // button and opened the box again (a busy machine; see wsAfterMessage above). Nowhere
+    // (a frame drew the board anew, and gives it back a moment later): the title too, or
+    // that frame reopened the box the answer had just closed.
     var summary = box.querySelector("summary");
-    if (summary && box.contains(document.activeElement)) summary.focus({ preventScroll: true });
+    var focused = document.activeElement;
+    var lost = !focused || focused === document.body;
+    if (summary && (lost || box.contains(focused))) summary.focus({ preventScroll: true });
     box.open = false;
   }
   document.addEventListener("htmx:beforeRequest", function (evt) {
